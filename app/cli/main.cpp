@@ -1,0 +1,2 @@
+#include <cstdio>
+int main() { std::puts("pcplab-cli: under construction"); return 0; }

@@ -1,0 +1,139 @@
+#include "machine.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+
+namespace pcplab::mm {
+
+int machine_spec::nr_cpus() const
+{
+    int n = 0;
+    for (const auto& node : nodes) n += static_cast<int>(node.cpus.size());
+    return n;
+}
+
+namespace {
+// The x86-64 zone bounds (zone_sizes_init: max_zone_pfns[]).
+pfn_t zone_low(zone_type t) { return t == ZONE_DMA ? 0 : t == ZONE_DMA32 ? MAX_DMA_PFN : MAX_DMA32_PFN; }
+pfn_t zone_high(zone_type t, pfn_t max_pfn)
+{
+    return t == ZONE_DMA ? MAX_DMA_PFN : t == ZONE_DMA32 ? MAX_DMA32_PFN : max_pfn;
+}
+unsigned long present_in(const node_spec& n, pfn_t lo, pfn_t hi)
+{
+    unsigned long p = 0;
+    for (const auto& r : n.memory) {
+        pfn_t s = std::max(r.start, lo), e = std::min(r.end, hi);
+        if (s < e)
+            p += e - s;
+    }
+    return p;
+}
+} // namespace
+
+// free_area_init / zone_spanned_pages_in_node / zone_absent_pages_in_node (v5.4 / v6.x, x86-64 bounds):
+// every node gets all zone types; a zone spans its bounds clipped to the node's first and last frame.
+machine::machine(const machine_spec& spec, const kernel_version& era_version, const patch_set& ps)
+    : era{era_version}
+    , patches(ps)
+    , sysctl(spec.sysctl)
+    , m_spec(spec)
+{
+    if (spec.nodes.empty())
+        throw std::invalid_argument("machine has no nodes");
+    if (spec.nodes.size() > MAX_NUMNODES)
+        throw std::invalid_argument("more than 32 nodes");
+    for (const auto& n : spec.nodes)
+        for (const auto& r : n.memory) max_pfn = std::max(max_pfn, r.end);
+
+    // calloc: the memmap is zero (every frame `uninit`) and only touched when initialised, like
+    // a sparse vmemmap; holes cost address space, not memory.
+    m_memmap.reset(static_cast<page*>(std::calloc(max_pfn, sizeof(page))));
+    if (!m_memmap)
+        throw std::bad_alloc();
+    m_pageblock_mt.assign((max_pfn >> pageblock_order) + 1, MIGRATE_MOVABLE);
+
+    int nr_cpus = spec.nr_cpus();
+    cpu_to_node.assign(static_cast<std::size_t>(nr_cpus), 0);
+    for (std::size_t nid = 0; nid < spec.nodes.size(); ++nid) {
+        const node_spec& ns = spec.nodes[nid];
+        auto pg = std::make_unique<pglist_data>();
+        pg->node_id = static_cast<int>(nid);
+        pg->socket = ns.socket;
+        pg->cpus = ns.cpus;
+        for (int cpu : ns.cpus) {
+            if (cpu < 0 || cpu >= nr_cpus)
+                throw std::invalid_argument("cpu id out of range");
+            cpu_to_node[static_cast<std::size_t>(cpu)] = static_cast<int>(nid);
+        }
+        pfn_t nstart = ns.memory.empty() ? 0 : ns.memory.front().start;
+        pfn_t nend = ns.memory.empty() ? 0 : ns.memory.back().end;
+        pg->node_start_pfn = nstart;
+        pg->node_spanned_pages = nend - nstart;
+        pg->node_present_pages = present_in(ns, 0, max_pfn);
+
+        // ZONE_MOVABLE (movablecore=): the top of the node's memory, taken out of its highest zone.
+        pfn_t movable_start = nend;
+        if (spec.movable_pages_per_node) {
+            unsigned long want = spec.movable_pages_per_node;
+            for (auto it = ns.memory.rbegin(); it != ns.memory.rend() && want; ++it) {
+                unsigned long take = std::min<unsigned long>(want, it->pages());
+                movable_start = it->end - static_cast<pfn_t>(take);
+                want -= take;
+            }
+            movable_start = std::max(movable_start, MAX_DMA32_PFN);
+        }
+
+        for (unsigned t = 0; t < MAX_NR_ZONES; ++t) {
+            auto z = std::make_unique<zone>();
+            z->idx = static_cast<zone_type>(t);
+            z->node = static_cast<int>(nid);
+            pfn_t lo = 0, hi = 0;
+            if (t <= ZONE_NORMAL) {
+                lo = std::max(zone_low(z->idx), nstart);
+                hi = std::min(zone_high(z->idx, max_pfn), t == ZONE_NORMAL ? movable_start : nend);
+            } else if (t == ZONE_MOVABLE) {
+                lo = std::max(movable_start, nstart);
+                hi = nend;
+            }
+            if (lo < hi) {
+                z->zone_start_pfn = lo;
+                z->spanned_pages = hi - lo;
+                z->present_pages = present_in(ns, lo, hi);
+            } else {
+                // An empty zone starts where it would have (the kernel prints 0 for empty ones above)
+                z->zone_start_pfn = 0;
+            }
+            z->per_cpu_pageset.assign(static_cast<std::size_t>(nr_cpus), per_cpu_pages{});
+            pg->node_zones[t] = std::move(z);
+        }
+        nodes.push_back(std::move(pg));
+    }
+}
+
+machine::~machine() = default;
+
+void machine::free_deleter::operator()(page* p) const { std::free(p); }
+
+int machine::pfn_to_nid(pfn_t pfn) const
+{
+    for (const auto& n : nodes)
+        if (pfn >= n->node_start_pfn && pfn < n->node_end_pfn())
+            return n->node_id;
+    return -1;
+}
+
+zone* machine::pfn_to_zone(pfn_t pfn)
+{
+    int nid = pfn_to_nid(pfn);
+    if (nid < 0)
+        return nullptr;
+    for (auto& z : nodes[static_cast<std::size_t>(nid)]->node_zones)
+        if (z->spanned_pages && z->zone_spans_pfn(pfn))
+            return z.get();
+    return nullptr;
+}
+
+} // namespace pcplab::mm

@@ -1,0 +1,129 @@
+// The simulated machine's memory-management state: nodes, zones, memmap, pageblocks, sysctls, era and
+// switches. It owns everything (no globals), so two machines can run side by side.
+#pragma once
+
+#include "counting_lock_ops.hpp"
+#include "kernel_era.hpp"
+#include "machine_spec.hpp"
+#include "page_list.hpp"
+#include "patch_switches.hpp"
+#include "pglist_data.hpp"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcplab::mm {
+
+class machine;
+
+// The implicit "current CPU" of kernel code: who runs, on which node, whose work meter and lock model.
+struct mm_ctx {
+    machine& m;
+    int cpu;
+    int nid;
+    mm_work& work;
+    lock_ops& locks;
+};
+
+enum class boot_stage {
+    created,        // zones sized, nothing initialised
+    early_init,     // memmap_init + memblock_free_all done
+    pagesets_setup, // setup_per_cpu_pageset done (limits from the managed pages of that moment)
+    deferred_init,  // pgdatinit threads running
+    booted,         // deferred init done, watermarks set (init_per_zone_wmark_min)
+};
+
+// Why a zone's pageset limits were (re)computed: shown as the cause of a batch/high change.
+enum class limits_cause {
+    setup_per_cpu_pageset,
+    deferred_init_done, // seed 000: zone_pcp_update at the end of deferred_init_memmap
+    watermarks,         // v5.14+: setup_per_zone_wmarks -> zone_pcp_update
+    sysctl,
+    cpu_online,
+};
+const char* limits_cause_name(limits_cause c);
+
+struct limits_change {
+    int node;
+    int zone;
+    limits_cause cause;
+    int old_batch, old_high, old_high_min, old_high_max;
+    int new_batch, new_high, new_high_min, new_high_max;
+};
+
+class machine {
+public:
+    machine(const machine_spec& spec, const kernel_version& era, const patch_set& patches);
+    ~machine();
+    machine(const machine&) = delete;
+    machine& operator=(const machine&) = delete;
+
+    const machine_spec& spec() const { return m_spec; }
+    kernel_era era;
+    patch_set patches;
+    sysctl_values sysctl;
+    unsigned long min_free_kbytes = 1024; // compiled-in default until init_per_zone_wmark_min runs
+    long user_min_free_kbytes = -1;
+    boot_stage stage = boot_stage::created;
+
+    std::vector<std::unique_ptr<pglist_data>> nodes;
+    std::vector<int> cpu_to_node; // cpu_to_node(cpu)
+    int nr_cpu_ids() const { return static_cast<int>(cpu_to_node.size()); }
+    int nr_online_nodes() const { return static_cast<int>(nodes.size()); }
+
+    // The memmap: one struct page per pfn in [0, max_pfn) (holes stay `uninit`).
+    pfn_t max_pfn = 0;
+    page& pfn_to_page(pfn_t pfn) { return m_memmap.get()[pfn]; }
+    const page& pfn_to_page(pfn_t pfn) const { return m_memmap.get()[pfn]; }
+    page* memmap() { return m_memmap.get(); }
+    list_ops lists() const { return list_ops(m_memmap.get()); }
+    int pfn_to_nid(pfn_t pfn) const;          // by node pfn ranges (works for uninitialised frames)
+    zone* pfn_to_zone(pfn_t pfn);             // nullptr in a hole between zones
+    zone& page_zone(const page& p) { return nodes[page_to_nid(p)]->z(static_cast<zone_type>(page_zonenum(p))); }
+
+    // Pageblock migratetypes (the pageblock_flags bitmap), one byte per pageblock.
+    int get_pageblock_migratetype(pfn_t pfn) const { return m_pageblock_mt[pfn >> pageblock_order]; }
+    void set_pageblock_migratetype(pfn_t pfn, int mt) { m_pageblock_mt[pfn >> pageblock_order] = static_cast<std::uint8_t>(mt); }
+
+    // The lock model; defaults to counting. The engine installs its virtual-time locks.
+    lock_ops& locks() { return *m_locks; }
+    void set_lock_ops(lock_ops* l) { m_locks = l ? l : &m_counting; }
+    counting_lock_ops& counting_locks() { return m_counting; }
+
+    // Work done by code running on the calling thread (the engine / main thread).
+    mm_work work;
+    mm_ctx ctx(int cpu) { return mm_ctx{*this, cpu, cpu_to_node[cpu], work, *m_locks}; }
+
+    // Called after every change of a zone's pageset limits (for event logs).
+    std::function<void(const limits_change&)> on_limits_change;
+
+    // Debug option: verify() after every top-level allocator operation.
+    bool verify_every_op = false;
+
+    template <typename F> void for_each_populated_zone(F&& f)
+    {
+        for (auto& n : nodes)
+            for (auto& z : n->node_zones)
+                if (z->populated())
+                    f(*z);
+    }
+    template <typename F> void for_each_zone(F&& f)
+    {
+        for (auto& n : nodes)
+            for (auto& z : n->node_zones) f(*z);
+    }
+
+private:
+    struct free_deleter {
+        void operator()(page* p) const;
+    };
+    machine_spec m_spec;
+    std::unique_ptr<page, free_deleter> m_memmap;
+    std::vector<std::uint8_t> m_pageblock_mt;
+    counting_lock_ops m_counting;
+    lock_ops* m_locks = &m_counting;
+};
+
+} // namespace pcplab::mm

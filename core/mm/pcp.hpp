@@ -1,0 +1,50 @@
+// The per-CPU page lists: allocation, free, bulk free to the buddy allocator, drains and decay.
+#pragma once
+
+#include "machine.hpp"
+
+namespace pcplab::mm {
+
+// order_to_pindex / pindex_to_order / pcp_allowed_order for the era's list layout.
+unsigned order_to_pindex(const kernel_era& era, int migratetype, unsigned order);
+unsigned pindex_to_order(const kernel_era& era, unsigned pindex);
+bool pcp_allowed_order(const kernel_era& era, unsigned order);
+
+// this_cpu_ptr(zone->per_cpu_pageset)
+per_cpu_pages& this_cpu_pcp(zone& z, int cpu);
+
+// --- allocation ---
+// nr_pcp_alloc (v6.7+, pcp-high-autotune) / the fixed refill size of earlier eras: how many to take.
+int nr_pcp_alloc(mm_ctx& c, per_cpu_pages& pcp, zone& z, unsigned order);
+// rmqueue_pcplist + __rmqueue_pcplist (v5.4 / v5.14 / v6.x): NO_PFN when the list stays empty or, v6.0+,
+// when pcp->lock's trylock fails (the caller then goes to the buddy allocator).
+pfn_t rmqueue_pcplist(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned alloc_flags);
+
+// --- free ---
+// free_unref_page (v5.4 .. v6.13; free_frozen_pages v6.14+): free a block through this CPU's pageset,
+// or straight to the buddy allocator when the order is not cached or the pcp trylock fails.
+void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order);
+// free_unref_page_commit / free_frozen_page_commit: put it on the list, flush when count >= high.
+void free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order);
+// nr_pcp_high / nr_pcp_free (v5.14 .. v6.6 and v6.7+ forms)
+int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_high);
+int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_high);
+// free_pcppages_bulk (two-pass pick outside zone->lock with bulk-free-pick-outside-lock; else everything
+// under zone->lock): return `count` base pages from the pageset to the buddy allocator.
+void free_pcppages_bulk(mm_ctx& c, zone& z, int count, per_cpu_pages& pcp, unsigned pindex, lock_caller caller);
+
+// --- drains and periodic work ---
+// drain_pages_zone (v5.4 .. v6.18): empty `cpu`'s pageset of the zone (batched with batched-bulk-free).
+void drain_pages_zone(mm_ctx& c, int cpu, zone& z);
+// drain_pages (all zones of one CPU) and drain_all_pages (every CPU; zone == nullptr: every zone)
+void drain_pages(mm_ctx& c, int cpu);
+void drain_all_pages(mm_ctx& c, zone* z);
+// drain_zone_pages (NUMA remote drain, v5.4 .. v6.x): free min(count, batch).
+void drain_zone_pages(mm_ctx& c, zone& z, per_cpu_pages& pcp);
+// decay_pcp_high (v6.7+): lower high by 1/8 towards high_min and free what is above it; returns whether
+// anything is left to do (v6.19's bool).
+bool decay_pcp_high(mm_ctx& c, zone& z, per_cpu_pages& pcp);
+// refresh_cpu_vm_stats(do_pagesets) (mm/vmstat.c): the per-CPU vmstat tick: decay, remote expiry drains.
+void refresh_cpu_vm_stats(mm_ctx& c, bool do_pagesets);
+
+} // namespace pcplab::mm

@@ -1,0 +1,62 @@
+// pcp->batch and pcp->high: the formulas of each era (pure functions of zone sizes), and the code that
+// applies them to a machine's pagesets (setup_per_cpu_pageset, zone_pcp_update, the sysctls).
+#pragma once
+
+#include "machine.hpp"
+
+#include <string>
+
+namespace pcplab::mm {
+
+// The limits one zone's pagesets get. high_min/high_max are only meaningful with pcp-high-autotune.
+struct pcp_limits {
+    int batch = 1;
+    int high = 0;
+    int high_min = 0;
+    int high_max = 0;
+    bool operator==(const pcp_limits&) const = default;
+};
+
+// zone_batchsize (v4.17 .. v6.18): managed/1024 capped at batch_cap, /4, clamped to 2^n - 1; may return 0.
+int zone_batchsize(const kernel_era& era, unsigned long managed_pages);
+
+// zone_highsize (v5.14 .. v6.6; v6.7+ with the fraction argument): the low watermark (fraction 0) or
+// managed/fraction, split over nr_split_cpus, at least 4 * batch.
+int zone_highsize(unsigned long managed_pages, unsigned long low_wmark, int batch, int nr_split_cpus,
+                  int high_fraction);
+
+// Everything the formulas read about a zone and its node.
+struct zone_limit_inputs {
+    unsigned long managed_pages = 0;
+    unsigned long low_wmark = 0;   // low_wmark_pages(zone), boost included
+    int nr_split_cpus = 1;         // CPUs of the zone's node (+1 when called for a CPU coming online),
+                                   // or num_online_cpus() for a CPU-less node
+};
+
+// pageset_set_high_and_batch (v5.4) / zone_set_pageset_high_and_batch (v5.14+, v6.7+) as a pure function:
+// the limits every pageset of a zone gets. `autotune` is the pcp-high-autotune switch.
+pcp_limits compute_pcp_limits(const kernel_era& era, bool autotune, const zone_limit_inputs& in,
+                              const sysctl_values& sysctl);
+
+// nr_split_cpus for a zone as zone_highsize counts it (cpumask_of_node + cpu_online, or all online CPUs).
+int zone_nr_split_cpus(const machine& m, const zone& z, int cpu_online);
+
+// Apply compute_pcp_limits to every possible CPU's pageset of the zone (pcp->high itself is left alone
+// with pcp-high-autotune, as v6.7+ does). Reports a limits_change when anything changed.
+void zone_set_pageset_high_and_batch(machine& m, zone& z, int cpu_online, limits_cause cause);
+// zone_pcp_update (v5.4: all pagesets of the zone; v5.14+: with cpu_online)
+void zone_pcp_update(machine& m, zone& z, int cpu_online, limits_cause cause);
+// setup_per_cpu_pageset (v5.4 / v6.x): real pagesets for every populated zone, limits from managed now.
+void setup_per_cpu_pageset(machine& m);
+
+// vm.percpu_pagelist_fraction (<= v5.13) and vm.percpu_pagelist_high_fraction (v5.14+): 0 or >= 8.
+// Return an empty string on success, else why the value was refused (-EINVAL in the kernel).
+std::string set_percpu_pagelist_fraction(machine& m, int value);
+std::string set_percpu_pagelist_high_fraction(machine& m, int value);
+
+// calculate_normal_threshold (mm/vmstat.c, v5.4 .. v6.19): the per-CPU vm stat threshold of a zone.
+int calculate_normal_threshold(unsigned long managed_pages, int num_online_cpus);
+// refresh_zone_stat_thresholds: store it in every pageset.
+void refresh_zone_stat_thresholds(machine& m);
+
+} // namespace pcplab::mm
