@@ -1,2 +1,88 @@
+// pcplab-cli: the headless front end. Dispatches to a subcommand; usage errors exit 2 with one line on stderr.
+#include "args.hpp"
+#include "commands.hpp"
+
 #include <cstdio>
-int main() { std::puts("pcplab-cli: under construction"); return 0; }
+#include <exception>
+#include <string>
+#include <vector>
+
+using namespace pcplab::cli;
+
+namespace
+{
+
+struct command {
+    const char* name;
+    int (*run)(const std::vector<std::string>&);
+};
+
+constexpr command k_commands[] = {
+    {"presets", cmd_presets},
+    {"zoneinfo", cmd_zoneinfo},
+    {"buddyinfo", cmd_buddyinfo},
+    {"pagesets", cmd_pagesets},
+    {"check-zoneinfo", cmd_check_zoneinfo},
+    {"demo", cmd_demo},
+};
+
+bool is_help_flag(const std::string& a)
+{
+    return a == "--help" || a == "-h";
+}
+
+int run(const std::vector<std::string>& argv)
+{
+    if (argv.empty()) {
+        write_stdout(general_help());
+        return 0;
+    }
+    const std::string& name = argv.front();
+    std::vector<std::string> rest(argv.begin() + 1, argv.end());
+
+    if (is_help_flag(name)) {
+        write_stdout(general_help());
+        return 0;
+    }
+    if (name == "--version" || name == "-V") {
+        write_stdout(version_text());
+        return 0;
+    }
+    if (name == "help") {
+        if (rest.empty()) {
+            write_stdout(general_help());
+            return 0;
+        }
+        auto text = command_help(rest.front());
+        if (!text) throw cli_error("help: unknown command '" + rest.front() + "'");
+        write_stdout(*text);
+        return 0;
+    }
+    for (const auto& c : k_commands) {
+        if (name != c.name) continue;
+        for (const auto& a : rest)
+            if (is_help_flag(a)) {
+                write_stdout(*command_help(name));
+                return 0;
+            }
+        return c.run(rest);
+    }
+    if (name.rfind("-", 0) == 0) throw cli_error(name + ": unknown option (see pcplab-cli --help)");
+    throw cli_error(name + ": unknown command (see pcplab-cli --help)");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::vector<std::string> args(argv + 1, argv + argc);
+    try {
+        return run(args);
+    } catch (const cli_error& e) {
+        std::fprintf(stderr, "pcplab-cli: %s\n", e.what());
+        return e.exit_status;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pcplab-cli: internal error: %s\n", e.what());
+        return 3;
+    }
+}

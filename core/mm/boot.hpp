@@ -10,7 +10,8 @@
 #include <thread>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // memmap_init + the early part of deferred init (v4.17+: the first section of each node's highest zone;
 // lower zones fully) and memblock_free_all: frees the early, non-reserved frames to the buddy allocator.
@@ -19,19 +20,19 @@ void mem_init(machine& m);
 struct deferred_thread_report {
     int node = 0;
     int thread = 0;
-    unsigned long pages = 0;      // frames initialised and freed by this thread
-    std::uint64_t host_ns = 0;    // wall time on the host
+    unsigned long pages = 0; // frames initialised and freed by this thread
+    std::uint64_t host_ns = 0; // wall time on the host
 };
 struct deferred_node_report {
     int node = 0;
     int threads = 0;
     unsigned long pages = 0;
-    std::uint64_t host_ns = 0;    // from thread start to the node's completion
+    std::uint64_t host_ns = 0; // from thread start to the node's completion
 };
 struct deferred_init_report {
     std::vector<deferred_node_report> nodes;
     std::vector<deferred_thread_report> threads;
-    std::uint64_t host_ns = 0;    // page_alloc_init_late as a whole
+    std::uint64_t host_ns = 0; // page_alloc_init_late as a whole
 };
 
 // The pgdatinit threads of page_alloc_init_late (v5.4 / v5.8 padata / the 2018 RFC): one std::thread per
@@ -39,7 +40,8 @@ struct deferred_init_report {
 // by N threads. start() returns at once; progress() can be read while they run; finish() joins them,
 // merges their free lists into the zones in pfn order (so the result is the same for any thread count)
 // and, with pcp-update-after-deferred-init, calls zone_pcp_update.
-class deferred_init {
+class deferred_init
+{
 public:
     explicit deferred_init(machine& m);
     ~deferred_init();

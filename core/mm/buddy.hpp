@@ -3,7 +3,8 @@
 
 #include "machine.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // --- Called with zone->lock held (or on a zone no other thread can see, as deferred init does). ---
 
@@ -26,8 +27,7 @@ void del_page_from_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int 
 void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetype, unsigned fpi, lock_caller caller);
 // rmqueue_bulk (v5.4 / v6.x): take `count` blocks of `order` under one zone->lock hold and append them to
 // `list` (tail), marking them as PCP pages of migratetype `migratetype`; returns how many were taken.
-int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype,
-                 unsigned alloc_flags);
+int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype, unsigned alloc_flags);
 // rmqueue_buddy (v5.19+ name; the non-PCP branch of rmqueue in v5.4): one block straight from the buddy.
 pfn_t rmqueue_buddy(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned alloc_flags);
 

@@ -4,14 +4,25 @@
 #include <array>
 #include <cassert>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 std::string_view lock_caller_name(lock_caller c)
 {
     static constexpr std::array<std::string_view, static_cast<unsigned>(lock_caller::nr_callers)> names = {
-        "rmqueue_bulk", "rmqueue", "free_pcppages_bulk", "free_one_page", "drain_pages_zone", "drain_zone_pages",
-        "decay_pcp_high", "deferred_init", "memblock_free_all", "reclaim", "rmqueue_pcplist",
-        "free_unref_page_commit", "other",
+        "rmqueue_bulk",
+        "rmqueue",
+        "free_pcppages_bulk",
+        "free_one_page",
+        "drain_pages_zone",
+        "drain_zone_pages",
+        "decay_pcp_high",
+        "deferred_init",
+        "memblock_free_all",
+        "reclaim",
+        "rmqueue_pcplist",
+        "free_unref_page_commit",
+        "other",
     };
     return names[static_cast<unsigned>(c)];
 }
@@ -41,8 +52,7 @@ void counting_lock_ops::unlock(const lock_id& id, int cpu, lock_caller caller, c
     s.total += inside;
     s.max_pages_to_buddy = std::max(s.max_pages_to_buddy, inside.pages_to_buddy);
     s.max_pcp_picked = std::max(s.max_pcp_picked, inside.pcp_pages_picked);
-    if (record_holds)
-        holds.push_back({id, cpu, caller, inside});
+    if (record_holds) holds.push_back({id, cpu, caller, inside});
 }
 
 } // namespace pcplab::mm

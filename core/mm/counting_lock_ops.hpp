@@ -7,17 +7,19 @@
 #include <cstdint>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct hold_stats {
     std::uint64_t holds = 0;
     std::uint64_t trylock_failures = 0;
-    mm_work total;                        // work done inside all holds
+    mm_work total; // work done inside all holds
     std::uint64_t max_pages_to_buddy = 0; // most pages freed to the buddy allocator in one hold
-    std::uint64_t max_pcp_picked = 0;     // most pages picked off PCP lists in one hold
+    std::uint64_t max_pcp_picked = 0; // most pages picked off PCP lists in one hold
 };
 
-class counting_lock_ops : public lock_ops {
+class counting_lock_ops : public lock_ops
+{
 public:
     void lock(const lock_id& id, int cpu, lock_caller caller) override;
     bool trylock(const lock_id& id, int cpu, lock_caller caller) override;

@@ -5,7 +5,8 @@
 
 #include <array>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct free_area {
     std::array<page_list, MIGRATE_TYPES> free_list{};

@@ -4,11 +4,12 @@
 
 #include "kernel_version.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 enum class pcp_high_rule {
     six_times_batch, // <= v5.13: high = 6 * batch (or percpu_pagelist_fraction)
-    low_watermark,   // v5.14 .. v6.6: zone_highsize() from the low watermark, split over the node's CPUs
+    low_watermark, // v5.14 .. v6.6: zone_highsize() from the low watermark, split over the node's CPUs
 };
 
 struct kernel_era {
@@ -26,10 +27,8 @@ struct kernel_era {
     // 13 (v6.0-v6.9: one THP list), 14 (v6.10+: NR_PCP_THP = 2).
     unsigned nr_pcp_lists() const
     {
-        if (!pcp_high_order_lists())
-            return 3;
-        if (version.before(6, 0))
-            return 15;
+        if (!pcp_high_order_lists()) return 3;
+        if (version.before(6, 0)) return 15;
         return version.before(6, 10) ? 13 : 14;
     }
     // v6.0 "protect PCP lists with a spinlock" (pcp->lock, trylock in alloc/free)

@@ -2,14 +2,15 @@
 
 #include <charconv>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
-namespace {
+namespace
+{
 bool read_int(std::string_view& s, int& out)
 {
     auto res = std::from_chars(s.data(), s.data() + s.size(), out);
-    if (res.ec != std::errc() || res.ptr == s.data())
-        return false;
+    if (res.ec != std::errc() || res.ptr == s.data()) return false;
     s.remove_prefix(static_cast<std::size_t>(res.ptr - s.data()));
     return true;
 }
@@ -18,49 +19,37 @@ bool read_int(std::string_view& s, int& out)
 std::optional<kernel_version> kernel_version::parse(std::string_view s)
 {
     kernel_version v;
-    if (!s.empty() && (s[0] == 'v' || s[0] == 'V'))
-        s.remove_prefix(1);
-    if (!read_int(s, v.major) || s.empty() || s[0] != '.')
-        return std::nullopt;
+    if (!s.empty() && (s[0] == 'v' || s[0] == 'V')) s.remove_prefix(1);
+    if (!read_int(s, v.major) || s.empty() || s[0] != '.') return std::nullopt;
     s.remove_prefix(1);
-    if (!read_int(s, v.minor))
-        return std::nullopt;
+    if (!read_int(s, v.minor)) return std::nullopt;
     if (!s.empty() && s[0] == '.') {
         s.remove_prefix(1);
-        if (!read_int(s, v.patch))
-            return std::nullopt;
+        if (!read_int(s, v.patch)) return std::nullopt;
     }
     if (s.rfind("-rc", 0) == 0) {
         s.remove_prefix(3);
-        if (!read_int(s, v.rc) || v.rc <= 0)
-            return std::nullopt;
+        if (!read_int(s, v.rc) || v.rc <= 0) return std::nullopt;
     }
     // A distro suffix ("-arch1", "-generic", "+") is accepted and ignored; anything else is an error.
-    if (!s.empty() && s[0] != '-' && s[0] != '+' && s[0] != '_')
-        return std::nullopt;
-    if (v.major < 2 || v.major > 9 || v.minor < 0 || v.minor > 99 || v.patch < 0)
-        return std::nullopt;
+    if (!s.empty() && s[0] != '-' && s[0] != '+' && s[0] != '_') return std::nullopt;
+    if (v.major < 2 || v.major > 9 || v.minor < 0 || v.minor > 99 || v.patch < 0) return std::nullopt;
     return v;
 }
 
 std::string kernel_version::str() const
 {
     std::string s = "v" + std::to_string(major) + "." + std::to_string(minor);
-    if (patch)
-        s += "." + std::to_string(patch);
-    if (rc)
-        s += "-rc" + std::to_string(rc);
+    if (patch) s += "." + std::to_string(patch);
+    if (rc) s += "-rc" + std::to_string(rc);
     return s;
 }
 
 int kernel_version::compare(const kernel_version& o) const
 {
-    if (major != o.major)
-        return major < o.major ? -1 : 1;
-    if (minor != o.minor)
-        return minor < o.minor ? -1 : 1;
-    if (patch != o.patch)
-        return patch < o.patch ? -1 : 1;
+    if (major != o.major) return major < o.major ? -1 : 1;
+    if (minor != o.minor) return minor < o.minor ? -1 : 1;
+    if (patch != o.patch) return patch < o.patch ? -1 : 1;
     // rc 0 is the release and sorts after every rc
     int a = rc == 0 ? 1000 : rc, b = o.rc == 0 ? 1000 : o.rc;
     return a == b ? 0 : (a < b ? -1 : 1);
@@ -72,7 +61,13 @@ const std::vector<kernel_version>& modelled_eras()
     // v5.4: seeds 000/004; v6.6: high from the low watermark; v6.7: high auto-tuning;
     // v6.13: zoneinfo prints high_min/high_max; v6.18: seed 003's base.
     static const std::vector<kernel_version> eras = {
-        {4, 17, 0, 0}, {4, 19, 0, 0}, {5, 4, 0, 0}, {6, 6, 0, 0}, {6, 7, 0, 0}, {6, 13, 0, 0}, {6, 18, 0, 0},
+        {4, 17, 0, 0},
+        {4, 19, 0, 0},
+        {5, 4, 0, 0},
+        {6, 6, 0, 0},
+        {6, 7, 0, 0},
+        {6, 13, 0, 0},
+        {6, 18, 0, 0},
     };
     return eras;
 }
@@ -80,8 +75,7 @@ const std::vector<kernel_version>& modelled_eras()
 std::optional<era_choice> choose_era(std::string_view text)
 {
     auto v = kernel_version::parse(text);
-    if (!v)
-        return std::nullopt;
+    if (!v) return std::nullopt;
     era_choice c;
     c.requested = *v;
     // Compare on major.minor only: 5.4.0-rc3 belongs to the v5.4 era (its switches may differ, see patch_switches).
@@ -89,8 +83,7 @@ std::optional<era_choice> choose_era(std::string_view text)
     const auto& eras = modelled_eras();
     c.era = eras.front();
     for (const auto& e : eras)
-        if (mm.compare(e) >= 0)
-            c.era = e;
+        if (mm.compare(e) >= 0) c.era = e;
     if (mm.compare(eras.front()) < 0)
         c.note = v->str() + " is older than every modelled era; modelled as " + c.era.str();
     else if (!(c.era == *v))

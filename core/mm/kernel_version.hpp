@@ -6,7 +6,8 @@
 #include <string_view>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct kernel_version {
     int major = 0;
@@ -32,7 +33,7 @@ const std::vector<kernel_version>& modelled_eras();
 struct era_choice {
     kernel_version requested;
     kernel_version era; // one of modelled_eras()
-    std::string note;   // non-empty when requested != era: how it was mapped
+    std::string note; // non-empty when requested != era: how it was mapped
 };
 std::optional<era_choice> choose_era(std::string_view text);
 

@@ -7,22 +7,23 @@
 #include <cstdint>
 #include <string_view>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // The kernel function on whose behalf a lock is taken (the outermost caller, as a profile would show it).
 enum class lock_caller : std::uint8_t {
     rmqueue_bulk,
     rmqueue_buddy, // rmqueue() for an order the PCP does not cache
     free_pcppages_bulk, // the free path (free_unref_page_commit -> free_pcppages_bulk)
-    free_one_page,      // frees that bypass the PCP
+    free_one_page, // frees that bypass the PCP
     drain_pages_zone,
     drain_zone_pages,
     decay_pcp_high,
     deferred_init,
-    boot_free,          // memblock_free_all
-    reclaim,            // the simulated reclaimer returning pages
-    pcp_alloc,          // pcp->lock around rmqueue_pcplist
-    pcp_free,           // pcp->lock around free_unref_page_commit
+    boot_free, // memblock_free_all
+    reclaim, // the simulated reclaimer returning pages
+    pcp_alloc, // pcp->lock around rmqueue_pcplist
+    pcp_free, // pcp->lock around free_unref_page_commit
     other,
     nr_callers,
 };
@@ -34,10 +35,11 @@ struct lock_id {
     lock_kind kind;
     int node;
     int zone; // zone_type
-    int cpu;  // owner of the pcp for pcp_lock; -1 for zone->lock
+    int cpu; // owner of the pcp for pcp_lock; -1 for zone->lock
 };
 
-class lock_ops {
+class lock_ops
+{
 public:
     virtual ~lock_ops() = default;
     virtual void lock(const lock_id& id, int cpu, lock_caller caller) = 0;

@@ -5,7 +5,8 @@
 #include <new>
 #include <stdexcept>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 int machine_spec::nr_cpus() const
 {
@@ -14,9 +15,13 @@ int machine_spec::nr_cpus() const
     return n;
 }
 
-namespace {
+namespace
+{
 // The x86-64 zone bounds (zone_sizes_init: max_zone_pfns[]).
-pfn_t zone_low(zone_type t) { return t == ZONE_DMA ? 0 : t == ZONE_DMA32 ? MAX_DMA_PFN : MAX_DMA32_PFN; }
+pfn_t zone_low(zone_type t)
+{
+    return t == ZONE_DMA ? 0 : t == ZONE_DMA32 ? MAX_DMA_PFN : MAX_DMA32_PFN;
+}
 pfn_t zone_high(zone_type t, pfn_t max_pfn)
 {
     return t == ZONE_DMA ? MAX_DMA_PFN : t == ZONE_DMA32 ? MAX_DMA32_PFN : max_pfn;
@@ -26,8 +31,7 @@ unsigned long present_in(const node_spec& n, pfn_t lo, pfn_t hi)
     unsigned long p = 0;
     for (const auto& r : n.memory) {
         pfn_t s = std::max(r.start, lo), e = std::min(r.end, hi);
-        if (s < e)
-            p += e - s;
+        if (s < e) p += e - s;
     }
     return p;
 }
@@ -41,18 +45,15 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
     , sysctl(spec.sysctl)
     , m_spec(spec)
 {
-    if (spec.nodes.empty())
-        throw std::invalid_argument("machine has no nodes");
-    if (spec.nodes.size() > MAX_NUMNODES)
-        throw std::invalid_argument("more than 32 nodes");
+    if (spec.nodes.empty()) throw std::invalid_argument("machine has no nodes");
+    if (spec.nodes.size() > MAX_NUMNODES) throw std::invalid_argument("more than 32 nodes");
     for (const auto& n : spec.nodes)
         for (const auto& r : n.memory) max_pfn = std::max(max_pfn, r.end);
 
     // calloc: the memmap is zero (every frame `uninit`) and only touched when initialised, like
     // a sparse vmemmap; holes cost address space, not memory.
     m_memmap.reset(static_cast<page*>(std::calloc(max_pfn, sizeof(page))));
-    if (!m_memmap)
-        throw std::bad_alloc();
+    if (!m_memmap) throw std::bad_alloc();
     m_pageblock_mt.assign((max_pfn >> pageblock_order) + 1, MIGRATE_MOVABLE);
 
     int nr_cpus = spec.nr_cpus();
@@ -64,8 +65,7 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
         pg->socket = ns.socket;
         pg->cpus = ns.cpus;
         for (int cpu : ns.cpus) {
-            if (cpu < 0 || cpu >= nr_cpus)
-                throw std::invalid_argument("cpu id out of range");
+            if (cpu < 0 || cpu >= nr_cpus) throw std::invalid_argument("cpu id out of range");
             cpu_to_node[static_cast<std::size_t>(cpu)] = static_cast<int>(nid);
         }
         pfn_t nstart = ns.memory.empty() ? 0 : ns.memory.front().start;
@@ -115,24 +115,24 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
 
 machine::~machine() = default;
 
-void machine::free_deleter::operator()(page* p) const { std::free(p); }
+void machine::free_deleter::operator()(page* p) const
+{
+    std::free(p);
+}
 
 int machine::pfn_to_nid(pfn_t pfn) const
 {
     for (const auto& n : nodes)
-        if (pfn >= n->node_start_pfn && pfn < n->node_end_pfn())
-            return n->node_id;
+        if (pfn >= n->node_start_pfn && pfn < n->node_end_pfn()) return n->node_id;
     return -1;
 }
 
 zone* machine::pfn_to_zone(pfn_t pfn)
 {
     int nid = pfn_to_nid(pfn);
-    if (nid < 0)
-        return nullptr;
+    if (nid < 0) return nullptr;
     for (auto& z : nodes[static_cast<std::size_t>(nid)]->node_zones)
-        if (z->spanned_pages && z->zone_spans_pfn(pfn))
-            return z.get();
+        if (z->spanned_pages && z->zone_spans_pfn(pfn)) return z.get();
     return nullptr;
 }
 

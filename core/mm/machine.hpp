@@ -14,7 +14,8 @@
 #include <string>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 class machine;
 
@@ -28,18 +29,18 @@ struct mm_ctx {
 };
 
 enum class boot_stage {
-    created,        // zones sized, nothing initialised
-    early_init,     // memmap_init + memblock_free_all done
+    created, // zones sized, nothing initialised
+    early_init, // memmap_init + memblock_free_all done
     pagesets_setup, // setup_per_cpu_pageset done (limits from the managed pages of that moment)
-    deferred_init,  // pgdatinit threads running
-    booted,         // deferred init done, watermarks set (init_per_zone_wmark_min)
+    deferred_init, // pgdatinit threads running
+    booted, // deferred init done, watermarks set (init_per_zone_wmark_min)
 };
 
 // Why a zone's pageset limits were (re)computed: shown as the cause of a batch/high change.
 enum class limits_cause {
     setup_per_cpu_pageset,
     deferred_init_done, // seed 000: zone_pcp_update at the end of deferred_init_memmap
-    watermarks,         // v5.14+: setup_per_zone_wmarks -> zone_pcp_update
+    watermarks, // v5.14+: setup_per_zone_wmarks -> zone_pcp_update
     sysctl,
     cpu_online,
 };
@@ -53,7 +54,8 @@ struct limits_change {
     int new_batch, new_high, new_high_min, new_high_max;
 };
 
-class machine {
+class machine
+{
 public:
     machine(const machine_spec& spec, const kernel_version& era, const patch_set& patches);
     ~machine();
@@ -79,13 +81,16 @@ public:
     const page& pfn_to_page(pfn_t pfn) const { return m_memmap.get()[pfn]; }
     page* memmap() { return m_memmap.get(); }
     list_ops lists() const { return list_ops(m_memmap.get()); }
-    int pfn_to_nid(pfn_t pfn) const;          // by node pfn ranges (works for uninitialised frames)
-    zone* pfn_to_zone(pfn_t pfn);             // nullptr in a hole between zones
+    int pfn_to_nid(pfn_t pfn) const; // by node pfn ranges (works for uninitialised frames)
+    zone* pfn_to_zone(pfn_t pfn); // nullptr in a hole between zones
     zone& page_zone(const page& p) { return nodes[page_to_nid(p)]->z(static_cast<zone_type>(page_zonenum(p))); }
 
     // Pageblock migratetypes (the pageblock_flags bitmap), one byte per pageblock.
     int get_pageblock_migratetype(pfn_t pfn) const { return m_pageblock_mt[pfn >> pageblock_order]; }
-    void set_pageblock_migratetype(pfn_t pfn, int mt) { m_pageblock_mt[pfn >> pageblock_order] = static_cast<std::uint8_t>(mt); }
+    void set_pageblock_migratetype(pfn_t pfn, int mt)
+    {
+        m_pageblock_mt[pfn >> pageblock_order] = static_cast<std::uint8_t>(mt);
+    }
 
     // The lock model; defaults to counting. The engine installs its virtual-time locks.
     lock_ops& locks() { return *m_locks; }
@@ -106,8 +111,7 @@ public:
     {
         for (auto& n : nodes)
             for (auto& z : n->node_zones)
-                if (z->populated())
-                    f(*z);
+                if (z->populated()) f(*z);
     }
     template <typename F> void for_each_zone(F&& f)
     {

@@ -8,35 +8,36 @@
 #include <string>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct pfn_range {
     pfn_t start = 0; // inclusive
-    pfn_t end = 0;   // exclusive
+    pfn_t end = 0; // exclusive
     unsigned long pages() const { return end - start; }
 };
 
 struct node_spec {
     int socket = 0;
-    std::vector<int> cpus;            // logical CPU ids on this node (cpumask_of_node)
-    std::vector<pfn_range> memory;    // memblock.memory ranges of this node, sorted, non-overlapping
-    std::vector<pfn_range> reserved;  // memblock.reserved inside them (kernel image, memmap, firmware ...)
+    std::vector<int> cpus; // logical CPU ids on this node (cpumask_of_node)
+    std::vector<pfn_range> memory; // memblock.memory ranges of this node, sorted, non-overlapping
+    std::vector<pfn_range> reserved; // memblock.reserved inside them (kernel image, memmap, firmware ...)
 };
 
 struct sysctl_values {
     // vm.min_free_kbytes; nullopt = the kernel's default (int_sqrt(lowmem_kbytes * 16), clamped)
     std::optional<long> min_free_kbytes;
     int watermark_scale_factor = 10;
-    int percpu_pagelist_fraction = 0;      // <= v5.13
+    int percpu_pagelist_fraction = 0; // <= v5.13
     int percpu_pagelist_high_fraction = 0; // v5.14+
 };
 
 struct machine_spec {
     std::string name;
     std::string description;
-    std::string era = "v6.7";              // default era of the preset
-    std::map<std::string, bool> patches;   // switch overrides by name
-    int init_threads = 0;                  // deferred-init threads per node when parallel; 0 = era default
+    std::string era = "v6.7"; // default era of the preset
+    std::map<std::string, bool> patches; // switch overrides by name
+    int init_threads = 0; // deferred-init threads per node when parallel; 0 = era default
     int sockets = 1;
     int threads_per_core = 1;
     std::vector<node_spec> nodes;
@@ -44,7 +45,7 @@ struct machine_spec {
     // ZONE_MOVABLE size per node in pages (kernelcore=/movablecore=); 0 = no movable zone
     unsigned long movable_pages_per_node = 0;
     std::map<std::string, double> cost_model; // overrides of the engine's cost model (ns), by key
-    std::string source_file;                  // where it was loaded from, for messages
+    std::string source_file; // where it was loaded from, for messages
 
     int nr_cpus() const;
 };

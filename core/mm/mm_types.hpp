@@ -4,7 +4,8 @@
 #include <cstdint>
 #include <limits>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 using pfn_t = std::uint32_t; // 2^32 pages of 4 KiB = 16 TiB: enough for every preset
 inline constexpr pfn_t NO_PFN = std::numeric_limits<pfn_t>::max();

@@ -4,20 +4,21 @@
 
 #include <cstdint>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct mm_work {
-    std::uint64_t pcp_list_ops = 0;       // page added to / removed from a per-cpu list
-    std::uint64_t pcp_pages_picked = 0;   // pages taken off PCP lists to be freed to the buddy allocator
-    std::uint64_t buddy_list_ops = 0;     // free_area list add / del
-    std::uint64_t merge_steps = 0;        // __free_one_page buddy merges
-    std::uint64_t split_steps = 0;        // expand() halvings
-    std::uint64_t pages_to_buddy = 0;     // base pages freed into the buddy allocator
-    std::uint64_t pages_from_buddy = 0;   // base pages taken from the buddy allocator
-    std::uint64_t page_touch_local = 0;   // struct page cache lines touched on the CPU's own node
-    std::uint64_t page_touch_remote = 0;  // ... on another node
-    std::uint64_t pageblock_moves = 0;    // pages moved by steal / pageblock type changes
-    std::uint64_t pages_initialised = 0;  // __init_single_page calls (boot, deferred init)
+    std::uint64_t pcp_list_ops = 0; // page added to / removed from a per-cpu list
+    std::uint64_t pcp_pages_picked = 0; // pages taken off PCP lists to be freed to the buddy allocator
+    std::uint64_t buddy_list_ops = 0; // free_area list add / del
+    std::uint64_t merge_steps = 0; // __free_one_page buddy merges
+    std::uint64_t split_steps = 0; // expand() halvings
+    std::uint64_t pages_to_buddy = 0; // base pages freed into the buddy allocator
+    std::uint64_t pages_from_buddy = 0; // base pages taken from the buddy allocator
+    std::uint64_t page_touch_local = 0; // struct page cache lines touched on the CPU's own node
+    std::uint64_t page_touch_remote = 0; // ... on another node
+    std::uint64_t pageblock_moves = 0; // pages moved by steal / pageblock type changes
+    std::uint64_t pages_initialised = 0; // __init_single_page calls (boot, deferred init)
 
     mm_work& operator+=(const mm_work& o);
     friend mm_work operator-(mm_work a, const mm_work& b);

@@ -3,7 +3,8 @@
 
 #include "machine.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct alloc_request {
     unsigned order = 0;

@@ -6,7 +6,8 @@
 #include <cassert>
 #include <cstddef>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct page_list {
     pfn_t first = NO_PFN;
@@ -15,7 +16,8 @@ struct page_list {
 };
 
 // All list operations need the memmap (an array indexed by pfn).
-class list_ops {
+class list_ops
+{
 public:
     explicit list_ops(page* memmap)
         : m_map(memmap)
@@ -63,8 +65,7 @@ public:
     // list_splice: move all of `from` in front of `to` (head) and leave `from` empty
     void splice_head(page_list& from, page_list& to) const
     {
-        if (from.empty())
-            return;
+        if (from.empty()) return;
         if (!to.empty()) {
             m_map[from.last].next = to.first;
             m_map[to.first].prev = from.last;
@@ -77,8 +78,7 @@ public:
     // list_splice_tail: move all of `from` behind `to`'s last entry
     void splice_tail(page_list& from, page_list& to) const
     {
-        if (from.empty())
-            return;
+        if (from.empty()) return;
         if (!to.empty()) {
             m_map[to.last].next = from.first;
             m_map[from.first].prev = to.last;

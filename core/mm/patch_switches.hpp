@@ -8,19 +8,20 @@
 #include <string>
 #include <string_view>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 enum class patch : unsigned {
     pcp_update_after_deferred_init = 0, // seed 000, Mel Gorman 2019 (v5.4)
-    bulk_free_pick_outside_lock = 1,    // seed 001, Aaron Lu 2018 (v4.17; superseded in v5.18)
-    pcp_high_autotune = 2,              // seed 002, Huang Ying 2023 (v6.7)
-    batched_bulk_free = 3,              // seed 003, Joshua Hahn 2025 (v6.19)
-    parallel_deferred_init = 4,         // seed 004, Daniel Jordan 2018 RFC / padata v5.8
+    bulk_free_pick_outside_lock = 1, // seed 001, Aaron Lu 2018 (v4.17; superseded in v5.18)
+    pcp_high_autotune = 2, // seed 002, Huang Ying 2023 (v6.7)
+    batched_bulk_free = 3, // seed 003, Joshua Hahn 2025 (v6.19)
+    parallel_deferred_init = 4, // seed 004, Daniel Jordan 2018 RFC / padata v5.8
 };
 inline constexpr unsigned NR_PATCHES = 5;
 
-std::string_view patch_name(patch p);                  // "pcp-update-after-deferred-init", ...
-std::string_view patch_summary(patch p);               // one line: what it changes
+std::string_view patch_name(patch p); // "pcp-update-after-deferred-init", ...
+std::string_view patch_summary(patch p); // one line: what it changes
 std::optional<patch> patch_from_name(std::string_view); // accepts the names above
 
 struct patch_set {

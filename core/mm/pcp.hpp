@@ -3,7 +3,8 @@
 
 #include "machine.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // order_to_pindex / pindex_to_order / pcp_allowed_order for the era's list layout.
 unsigned order_to_pindex(const kernel_era& era, int migratetype, unsigned order);
@@ -12,6 +13,23 @@ bool pcp_allowed_order(const kernel_era& era, unsigned order);
 
 // this_cpu_ptr(zone->per_cpu_pageset)
 per_cpu_pages& this_cpu_pcp(zone& z, int cpu);
+
+class pcp_lock_guard;
+
+// Which family of PCP code runs: the era's baseline, or v6.7's auto-tuning when pcp-high-autotune is on
+// (it needs the v5.14+ lists and high_min/high_max; on v5.4-era kernels the switch changes nothing).
+enum class pcp_tuning {
+    fixed_high_v5_4, // <= v5.13: refill and flush by pcp->batch, high fixed
+    free_factor_v5_14, // v5.14 .. v6.6 (and v6.7+ with autotune off): free_factor, free_high from v5.18
+    autotune_v6_7, // v6.7+: alloc_factor / free_count, high floats in [high_min, high_max]
+};
+pcp_tuning pcp_tuning_of(const machine& m);
+// The CPU whose pageset this is (the owner in pcp->lock's lock_id).
+int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp);
+// A struct page cache line touched by list work: counted local or remote to the running CPU's node.
+void pcp_page_touch(mm_ctx& c, pfn_t pfn);
+// This CPU used a zone's pageset: a remote zone's expiry countdown (refresh_cpu_vm_stats) restarts at 3.
+void pcp_note_zone_activity(mm_ctx& c, const zone& z, per_cpu_pages& pcp);
 
 // --- allocation ---
 // nr_pcp_alloc (v6.7+, pcp-high-autotune) / the fixed refill size of earlier eras: how many to take.
@@ -25,7 +43,10 @@ pfn_t rmqueue_pcplist(mm_ctx& c, zone& z, unsigned order, int migratetype, unsig
 // or straight to the buddy allocator when the order is not cached or the pcp trylock fails.
 void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order);
 // free_unref_page_commit / free_frozen_page_commit: put it on the list, flush when count >= high.
-void free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order);
+// `guard` is the caller's pcp->lock hold, which the batched free loop (seed 003) drops and re-takes; returns
+// false when that re-trylock failed and the pageset is no longer locked (v6.19's bool).
+bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order,
+    pcp_lock_guard* guard = nullptr);
 // nr_pcp_high / nr_pcp_free (v5.14 .. v6.6 and v6.7+ forms)
 int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_high);
 int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_high);

@@ -6,9 +6,17 @@
 
 #include <string>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
-// The limits one zone's pagesets get. high_min/high_max are only meaningful with pcp-high-autotune.
+// MIN_PERCPU_PAGELIST_FRACTION (<= v5.13) and MIN_PERCPU_PAGELIST_HIGH_FRACTION (v5.14+): a nonzero
+// fraction sysctl must be at least this; v6.7 also uses it as the fraction that gives high_max.
+inline constexpr int MIN_PERCPU_PAGELIST_FRACTION = 8;
+inline constexpr int MIN_PERCPU_PAGELIST_HIGH_FRACTION = 8;
+
+// The limits one zone's pagesets get. high_min/high_max are only meaningful with pcp-high-autotune (without
+// it they equal high). With autotune, `high` is high_min: where pcp->high starts once first used; the update
+// does not write pcp->high itself.
 struct pcp_limits {
     int batch = 1;
     int high = 0;
@@ -22,21 +30,21 @@ int zone_batchsize(const kernel_era& era, unsigned long managed_pages);
 
 // zone_highsize (v5.14 .. v6.6; v6.7+ with the fraction argument): the low watermark (fraction 0) or
 // managed/fraction, split over nr_split_cpus, at least 4 * batch.
-int zone_highsize(unsigned long managed_pages, unsigned long low_wmark, int batch, int nr_split_cpus,
-                  int high_fraction);
+int zone_highsize(
+    unsigned long managed_pages, unsigned long low_wmark, int batch, int nr_split_cpus, int high_fraction);
 
 // Everything the formulas read about a zone and its node.
 struct zone_limit_inputs {
     unsigned long managed_pages = 0;
-    unsigned long low_wmark = 0;   // low_wmark_pages(zone), boost included
-    int nr_split_cpus = 1;         // CPUs of the zone's node (+1 when called for a CPU coming online),
-                                   // or num_online_cpus() for a CPU-less node
+    unsigned long low_wmark = 0; // low_wmark_pages(zone), boost included
+    int nr_split_cpus = 1; // CPUs of the zone's node (+1 when called for a CPU coming online),
+                           // or num_online_cpus() for a CPU-less node
 };
 
 // pageset_set_high_and_batch (v5.4) / zone_set_pageset_high_and_batch (v5.14+, v6.7+) as a pure function:
 // the limits every pageset of a zone gets. `autotune` is the pcp-high-autotune switch.
-pcp_limits compute_pcp_limits(const kernel_era& era, bool autotune, const zone_limit_inputs& in,
-                              const sysctl_values& sysctl);
+pcp_limits compute_pcp_limits(
+    const kernel_era& era, bool autotune, const zone_limit_inputs& in, const sysctl_values& sysctl);
 
 // nr_split_cpus for a zone as zone_highsize counts it (cpumask_of_node + cpu_online, or all online CPUs).
 int zone_nr_split_cpus(const machine& m, const zone& z, int cpu_online);

@@ -7,7 +7,8 @@
 #include <memory>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct pglist_data {
     int node_id = 0;

@@ -6,7 +6,8 @@
 #include <string>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 struct verify_result {
     std::vector<std::string> errors; // empty when consistent

@@ -5,7 +5,8 @@
 
 #include <string>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // nr_free_buffer_pages (v5.4 / v6.x): managed minus the high watermark, over DMA/DMA32/NORMAL of all nodes.
 unsigned long nr_free_buffer_pages(const machine& m);

@@ -8,13 +8,14 @@
 #include <atomic>
 #include <vector>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 // zone->flags bits used by the model (enum zone_flags)
 enum zone_flag : unsigned {
     ZONE_BOOSTED_WATERMARK = 1U << 0,
     ZONE_RECLAIM_ACTIVE = 1U << 1, // v5.14+, set by kswapd's balance_pgdat
-    ZONE_BELOW_HIGH = 1U << 2,     // v6.7+
+    ZONE_BELOW_HIGH = 1U << 2, // v6.7+
 };
 
 struct zone {

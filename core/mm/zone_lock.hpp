@@ -3,9 +3,11 @@
 
 #include "machine.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
-class zone_lock_guard {
+class zone_lock_guard
+{
 public:
     zone_lock_guard(mm_ctx& c, const zone& z, lock_caller caller)
         : m_c(c)
@@ -18,8 +20,7 @@ public:
     ~zone_lock_guard() { unlock(); }
     void unlock()
     {
-        if (!m_held)
-            return;
+        if (!m_held) return;
         m_held = false;
         m_c.locks.unlock(m_id, m_c.cpu, m_caller, m_c.work - m_start);
     }
@@ -36,7 +37,8 @@ private:
 
 // pcp->lock exists from v6.0; on earlier eras the guard is a no-op (IRQs off / local_lock cannot contend
 // across CPUs). `owner` is the CPU whose pageset it is (drain_all_pages takes remote ones).
-class pcp_lock_guard {
+class pcp_lock_guard
+{
 public:
     // try = true models pcp_spin_trylock: check held() afterwards.
     pcp_lock_guard(mm_ctx& c, const zone& z, int owner, lock_caller caller, bool try_only = false)
@@ -61,22 +63,17 @@ public:
     bool held() const { return m_held; }
     void unlock()
     {
-        if (!m_held)
-            return;
+        if (!m_held) return;
         m_held = false;
-        if (m_real)
-            m_c.locks.unlock(m_id, m_c.cpu, m_caller, m_c.work - m_start);
+        if (m_real) m_c.locks.unlock(m_id, m_c.cpu, m_caller, m_c.work - m_start);
     }
     // Re-take after an unlock (the batched free loops of seed 003); returns false when a trylock fails.
     bool relock(bool try_only)
     {
-        if (m_held)
-            return true;
+        if (m_held) return true;
         m_start = m_c.work;
-        if (!m_real)
-            return m_held = true;
-        if (try_only)
-            return m_held = m_c.locks.trylock(m_id, m_c.cpu, m_caller);
+        if (!m_real) return m_held = true;
+        if (try_only) return m_held = m_c.locks.trylock(m_id, m_c.cpu, m_caller);
         m_c.locks.lock(m_id, m_c.cpu, m_caller);
         return m_held = true;
     }

@@ -1,0 +1,29 @@
+// The subcommands of pcplab-cli. Each takes the arguments after its name, builds its whole output before
+// writing it (so a failure writes nothing to stdout), returns the exit status, and throws cli_error on a
+// usage problem.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcplab::cli
+{
+
+int cmd_presets(const std::vector<std::string>& args);
+int cmd_zoneinfo(const std::vector<std::string>& args);
+int cmd_buddyinfo(const std::vector<std::string>& args);
+int cmd_pagesets(const std::vector<std::string>& args);
+int cmd_check_zoneinfo(const std::vector<std::string>& args);
+int cmd_demo(const std::vector<std::string>& args);
+
+// Help texts: the overview, and one per subcommand (nullopt for an unknown name).
+std::string general_help();
+std::optional<std::string> command_help(std::string_view command);
+std::string version_text();
+
+// Write a finished output to stdout in one go.
+void write_stdout(const std::string& text);
+
+} // namespace pcplab::cli

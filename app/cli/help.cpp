@@ -1,0 +1,105 @@
+#include "commands.hpp"
+
+#include "mm/patch_switches.hpp"
+
+#include <cstdio>
+
+#ifndef PCPLAB_VERSION
+#define PCPLAB_VERSION "0.1.0"
+#endif
+
+namespace pcplab::cli
+{
+
+namespace
+{
+
+const char* const k_machine_options
+    = R"(  --preset NAME            the machine (see `pcplab-cli presets`), or a path to a preset .json
+  --era VERSION            run as this kernel version (v5.4, 6.8, 5.4.0-rc3); default: the preset's
+  --patch NAME=on|off      turn a seed patch's switch on or off (repeatable); default: what the
+                           requested version has, then the preset's settings
+  --init-threads N         deferred-init threads per node (N >= 1; more than 1 needs
+                           parallel-deferred-init on)
+  --at setup|after-init    boot stage to show: right after setup_per_cpu_pageset (before deferred
+                           init), or the whole boot (default)
+)";
+
+std::string switch_list()
+{
+    std::string s = "Switches:\n";
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        auto p = static_cast<mm::patch>(i);
+        s += "  " + std::string(mm::patch_name(p)) + "\n      " + std::string(mm::patch_summary(p)) + "\n";
+    }
+    return s;
+}
+
+} // namespace
+
+std::string version_text()
+{
+    return std::string("pcplab-cli ") + PCPLAB_VERSION + "\n";
+}
+
+std::string general_help()
+{
+    return "pcplab-cli - the Linux page allocator's per-CPU page lists, simulated\n"
+           "\n"
+           "Usage: pcplab-cli COMMAND [OPTIONS]\n"
+           "\n"
+           "Commands:\n"
+           "  presets          list the machine presets\n"
+           "  zoneinfo         /proc/zoneinfo of a simulated machine\n"
+           "  buddyinfo        /proc/buddyinfo of a simulated machine\n"
+           "  pagesets         how many pagesets have each batch/high value (Mel Gorman's breakdown)\n"
+           "  check-zoneinfo   compare a real /proc/zoneinfo with the model's batch/high formulas\n"
+           "  demo             seed 000 on the classroom preset: limits before and after deferred init\n"
+           "  help [COMMAND]   this text, or a command's options\n"
+           "\n"
+           "  --help, --version\n"
+           "\n"
+           "Exit status: 0 success, 1 check-zoneinfo found mismatches, 2 a usage or input error.\n";
+}
+
+std::optional<std::string> command_help(std::string_view command)
+{
+    if (command == "presets")
+        return std::string("Usage: pcplab-cli presets\n\n"
+                           "Lists every preset: name, CPUs, NUMA nodes, memory, default era and a description.\n");
+    if (command == "zoneinfo" || command == "buddyinfo")
+        return "Usage: pcplab-cli " + std::string(command)
+            + " --preset NAME [OPTIONS]\n\n"
+              "Boots the preset and prints its /proc/"
+            + std::string(command) + " in the era's layout.\n\n" + k_machine_options + "\n" + switch_list();
+    if (command == "pagesets")
+        return std::string("Usage: pcplab-cli pagesets --preset NAME [OPTIONS] [--json]\n\n"
+                           "Counts every possible CPU x populated zone pageset by its batch and high values\n"
+                           "(and high_min/high_max with pcp-high-autotune), in the layout of Mel Gorman's\n"
+                           "seed-000 mail.\n\n")
+            + k_machine_options + "  --json                   {\"batch\": {VALUE: COUNT, ...}, \"high\": {...}}\n\n"
+            + switch_list();
+    if (command == "check-zoneinfo")
+        return std::string(
+            "Usage: pcplab-cli check-zoneinfo FILE [--era VERSION] [--cpus-per-node N,N,...]\n\n"
+            "Recomputes batch/high (high_min/high_max) of every pageset in a real /proc/zoneinfo with the\n"
+            "model's formulas and says which match, which are stale (computed before deferred init\n"
+            "finished) and which differ.\n\n"
+            "  --era VERSION            the kernel that wrote the file; default: detected from its layout\n"
+            "  --cpus-per-node N,...    CPUs of each node; default: inferred from the file\n\n"
+            "Exit status: 0 every pageset matched or explained, 1 mismatches, 2 unreadable file.\n");
+    if (command == "demo")
+        return std::string("Usage: pcplab-cli demo [--preset NAME]\n\n"
+                           "Boots the classroom preset (or NAME) twice, with pcp-update-after-deferred-init off and\n"
+                           "on, showing deferred init, the pageset breakdown before and after, and buddyinfo.\n");
+    if (command == "help") return std::string("Usage: pcplab-cli help [COMMAND]\n");
+    return std::nullopt;
+}
+
+void write_stdout(const std::string& text)
+{
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+}
+
+} // namespace pcplab::cli

@@ -1,0 +1,156 @@
+// Early boot: memmap_init (with the deferral point of defer_init) and memblock_free_all.
+#include "boot.hpp"
+#include "boot_internal.hpp"
+#include "buddy.hpp"
+#include "pcp.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace pcplab::mm
+{
+
+// The zone a node's pfn belongs to (the node's zones do not overlap).
+zone* node_zone_of(pglist_data& pg, pfn_t pfn)
+{
+    for (auto& z : pg.node_zones)
+        if (z->spanned_pages && z->zone_spans_pfn(pfn)) return z.get();
+    return nullptr;
+}
+
+// __init_single_page (v5.4 / v6.x): a fresh struct page of this zone and node, reserved until freed.
+void init_single_page(page& p, int nid, unsigned zt)
+{
+    p.next = p.prev = NO_PFN;
+    p.order = 0;
+    p.state = page_state::reserved;
+    p.pcp_mt = 0;
+    p.zone_nid = make_zone_nid(nid, zt);
+}
+
+namespace
+{
+
+// The highest populated zone of a node: the only one whose init is deferred ("always populate low zones").
+zone* highest_zone(pglist_data& pg)
+{
+    for (int t = ZONE_MOVABLE; t >= 0; --t)
+        if (pg.node_zones[static_cast<unsigned>(t)]->populated()) return pg.node_zones[static_cast<unsigned>(t)].get();
+    return nullptr;
+}
+
+// defer_init (v4.17 .. v6.x): after more than PAGES_PER_SECTION valid frames of the node's highest zone,
+// the first section-aligned pfn is where deferred init starts. Before v4.17 the early part was
+// max(2 GiB, node spanned / 256) (not modelled: the era list starts at v4.17).
+pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz)
+{
+    unsigned long nr_initialised = 0;
+    for (const auto& r : ns.memory) {
+        pfn_t s = std::max<pfn_t>(r.start, hz.zone_start_pfn);
+        pfn_t e = std::min<pfn_t>(r.end, static_cast<pfn_t>(hz.zone_end_pfn()));
+        for (pfn_t pfn = s; pfn < e; ++pfn) {
+            ++nr_initialised;
+            if (nr_initialised > PAGES_PER_SECTION && (pfn & (PAGES_PER_SECTION - 1)) == 0) return pfn;
+            // Skip ahead: nothing can defer before the count passes a section.
+            if (nr_initialised < PAGES_PER_SECTION) {
+                unsigned long skip = std::min<unsigned long>(PAGES_PER_SECTION - nr_initialised, e - pfn - 1);
+                pfn += static_cast<pfn_t>(skip);
+                nr_initialised += skip;
+            }
+        }
+    }
+    return NO_PFN;
+}
+
+} // namespace
+
+// __free_pages_core at boot (v5.4: through __free_pages, i.e. the boot pageset for order 0, which flushes at
+// once since its high is 0; v5.10+: __free_pages_ok(FPI_TO_TAIL), bypassing the PCP).
+void free_boot_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned order)
+{
+    page& head = c.m.pfn_to_page(pfn);
+    for (unsigned long i = 1; i < (1UL << order); ++i)
+        c.m.pfn_to_page(pfn + static_cast<pfn_t>(i)).state = page_state::tail;
+    head.order = static_cast<std::uint8_t>(order);
+    z.managed_pages.fetch_add(1UL << order, std::memory_order_relaxed);
+    unsigned fpi = c.m.era.boot_free_to_tail_bypassing_pcp() ? FPI_TO_TAIL : FPI_NONE;
+    __free_one_page(c, z, pfn, order, c.m.get_pageblock_migratetype(pfn), fpi);
+    c.work.pages_to_buddy += 1UL << order;
+}
+
+// __free_pages_memory (v5.4 / v6.x): free [start, end) in the largest naturally aligned blocks.
+void free_pages_memory(mm_ctx& c, zone& z, pfn_t start, pfn_t end)
+{
+    while (start < end) {
+        unsigned order = std::min<unsigned>(MAX_PAGE_ORDER, start ? static_cast<unsigned>(__builtin_ctz(start)) : 31U);
+        while (start + (1UL << order) > end) --order;
+        free_boot_block(c, z, start, order);
+        start += static_cast<pfn_t>(1UL << order);
+    }
+}
+
+// Free (non-reserved) parts of [s, e) in this node, split at zone boundaries: for_each_free_mem_range.
+std::vector<pfn_range> free_ranges(pglist_data& pg, const node_spec& ns, pfn_t s, pfn_t e)
+{
+    std::vector<pfn_range> out;
+    for (const auto& r : ns.memory) {
+        pfn_t a = std::max(r.start, s), b = std::min(r.end, e);
+        if (a >= b) continue;
+        std::vector<pfn_range> pieces{{a, b}};
+        for (const auto& res : ns.reserved) {
+            std::vector<pfn_range> next;
+            for (const auto& p : pieces) {
+                if (res.end <= p.start || res.start >= p.end) {
+                    next.push_back(p);
+                    continue;
+                }
+                if (p.start < res.start) next.push_back({p.start, res.start});
+                if (res.end < p.end) next.push_back({res.end, p.end});
+            }
+            pieces.swap(next);
+        }
+        std::sort(
+            pieces.begin(), pieces.end(), [](const pfn_range& x, const pfn_range& y) { return x.start < y.start; });
+        for (const auto& p : pieces)
+            for (auto& z : pg.node_zones) {
+                if (!z->spanned_pages) continue;
+                pfn_t zs = std::max<pfn_t>(p.start, z->zone_start_pfn);
+                pfn_t ze = std::min<pfn_t>(p.end, static_cast<pfn_t>(z->zone_end_pfn()));
+                if (zs < ze) out.push_back({zs, ze});
+            }
+    }
+    return out;
+}
+
+// mem_init: memmap_init for every node (all frames of the lower zones, the first section of the highest
+// zone, every reserved frame: reserve_bootmem_region), then memblock_free_all over the free ranges below
+// first_deferred_pfn.
+void mem_init(machine& m)
+{
+    mm_ctx c = m.ctx(0);
+    for (std::size_t nid = 0; nid < m.nodes.size(); ++nid) {
+        pglist_data& pg = *m.nodes[nid];
+        const node_spec& ns = m.spec().nodes[nid];
+        zone* hz = highest_zone(pg);
+        pg.first_deferred_pfn
+            = hz && m.era.deferred_init_first_section_only() ? first_deferred_pfn_of(ns, *hz) : NO_PFN;
+
+        auto init_range = [&](pfn_t s, pfn_t e) {
+            for (const auto& r : ns.memory)
+                for (pfn_t pfn = std::max(r.start, s); pfn < std::min(r.end, e); ++pfn) {
+                    zone* z = node_zone_of(pg, pfn);
+                    init_single_page(m.pfn_to_page(pfn), static_cast<int>(nid), z->idx);
+                    ++c.work.pages_initialised;
+                }
+        };
+        init_range(0, pg.first_deferred_pfn);
+        for (const auto& r : ns.reserved)
+            if (r.end > pg.first_deferred_pfn) init_range(std::max(r.start, pg.first_deferred_pfn), r.end);
+
+        for (const auto& r : free_ranges(pg, ns, 0, pg.first_deferred_pfn))
+            free_pages_memory(c, *node_zone_of(pg, r.start), r.start, r.end);
+    }
+    m.stage = boot_stage::early_init;
+}
+
+} // namespace pcplab::mm

@@ -1,0 +1,127 @@
+// The allocation fast path: zonelist walk, watermark checks, rmqueue, zone statistics.
+#include "page_alloc.hpp"
+#include "buddy.hpp"
+#include "pcp.hpp"
+#include "verify.hpp"
+
+#include <algorithm>
+#include <cassert>
+#include <stdexcept>
+#include <vector>
+
+namespace pcplab::mm
+{
+
+namespace
+{
+
+// build_zonelists (v5.4 / v6.x) by node distance: the local node, then nodes of the same socket, then the
+// rest; within a node, zones from the highest usable one down.
+std::vector<int> node_order(const machine& m, int nid)
+{
+    std::vector<int> order;
+    for (const auto& n : m.nodes) order.push_back(n->node_id);
+    int socket = m.nodes[static_cast<std::size_t>(nid)]->socket;
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        auto key
+            = [&](int x) { return x == nid ? 0 : (m.nodes[static_cast<std::size_t>(x)]->socket == socket ? 1 : 2); };
+        return key(a) < key(b);
+    });
+    return order;
+}
+
+// zone_statistics (v5.4 / v6.x): numa_hit/miss/foreign, local/other.
+void zone_statistics(mm_ctx& c, zone& preferred, zone& z)
+{
+    if (z.node == preferred.node) {
+        ++z.numa_hit;
+    } else {
+        ++z.numa_miss;
+        ++preferred.numa_foreign;
+    }
+    if (z.node == c.nid)
+        ++z.numa_local;
+    else
+        ++z.numa_other;
+}
+
+// rmqueue (v5.4: order 0 only from the PCP; v5.14+: PCP-cacheable orders from the PCP, falling back to the
+// buddy when the pcp trylock fails or the list stays empty).
+pfn_t rmqueue(mm_ctx& c, zone& z, unsigned order, int mt, unsigned alloc_flags)
+{
+    if (pcp_allowed_order(c.m.era, order)) {
+        pfn_t pfn = rmqueue_pcplist(c, z, order, mt, alloc_flags);
+        if (pfn != NO_PFN || !c.m.era.has_pcp_lock()) return pfn;
+    }
+    return rmqueue_buddy(c, z, order, mt, alloc_flags);
+}
+
+// get_page_from_freelist (v5.4 / v6.7+ with ZONE_BELOW_HIGH), no node_reclaim and no deferred_grow_zone.
+pfn_t get_page_from_freelist(mm_ctx& c, const alloc_request& req, unsigned alloc_flags, int preferred_nid)
+{
+    zone* preferred = nullptr;
+    bool autotune = c.m.patches[patch::pcp_high_autotune] && c.m.era.high_rule() == pcp_high_rule::low_watermark;
+    for (int nid : node_order(c.m, preferred_nid)) {
+        pglist_data& pg = *c.m.nodes[static_cast<std::size_t>(nid)];
+        for (int t = req.highest_zoneidx; t >= 0; --t) {
+            zone& z = pg.z(static_cast<zone_type>(t));
+            if (!z.populated() || z.managed() == 0) continue;
+            if (!preferred) preferred = &z;
+            if (!(alloc_flags & ALLOC_NO_WATERMARKS)) {
+                bool ok = false;
+                // v6.7: a zone below its high watermark is flagged, which stops PCP high from growing.
+                if (autotune && !(z.flags & ZONE_BELOW_HIGH)) {
+                    if (zone_watermark_ok(z, req.order, z.high_wmark_pages(), req.highest_zoneidx, alloc_flags))
+                        ok = true;
+                    else
+                        z.flags |= ZONE_BELOW_HIGH;
+                }
+                unsigned long mark = z.wmark_pages(static_cast<zone_watermarks>(alloc_flags & ALLOC_WMARK_MASK));
+                if (!ok && !zone_watermark_ok(z, req.order, mark, req.highest_zoneidx, alloc_flags)) continue;
+            }
+            pfn_t pfn = rmqueue(c, z, req.order, req.migratetype, alloc_flags);
+            if (pfn != NO_PFN) {
+                zone_statistics(c, *preferred, z);
+                return pfn;
+            }
+        }
+    }
+    return NO_PFN;
+}
+
+void maybe_verify(machine& m)
+{
+    if (!m.verify_every_op) return;
+    verify_result r = verify(m);
+    if (!r.ok()) throw std::logic_error("verify() failed: " + r.errors.front());
+}
+
+} // namespace
+
+// __alloc_pages (v5.4 / v6.x) without reclaim: the fast path at the low watermark, then the first slow-path
+// attempt at the min watermark (where kswapd would be woken).
+pfn_t alloc_pages(mm_ctx& c, const alloc_request& req)
+{
+    int nid = req.preferred_nid >= 0 ? req.preferred_nid : c.nid;
+    pfn_t pfn = get_page_from_freelist(c, req, req.alloc_flags, nid);
+    if (pfn == NO_PFN && (req.alloc_flags & ALLOC_WMARK_MASK) != ALLOC_WMARK_MIN)
+        pfn = get_page_from_freelist(c, req, (req.alloc_flags & ~ALLOC_WMARK_MASK) | ALLOC_WMARK_MIN, nid);
+    if (pfn != NO_PFN) {
+        page& p = c.m.pfn_to_page(pfn);
+        p.state = page_state::allocated;
+        p.order = static_cast<std::uint8_t>(req.order);
+    }
+    maybe_verify(c.m);
+    return pfn;
+}
+
+// __free_pages (v5.4 / v6.x): free_unref_page decides between the PCP and the buddy allocator.
+void free_pages(mm_ctx& c, pfn_t pfn, unsigned order)
+{
+    assert(c.m.pfn_to_page(pfn).state == page_state::allocated);
+    assert(c.m.pfn_to_page(pfn).order == order);
+    free_unref_page(c, pfn, order);
+    maybe_verify(c.m);
+}
+
+} // namespace pcplab::mm

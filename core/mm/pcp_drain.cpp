@@ -1,0 +1,118 @@
+// Emptying per-CPU pagesets: drain_pages_zone / drain_pages / drain_all_pages, the NUMA remote drain
+// drain_zone_pages, and decay_pcp_high (v6.7+), with the seed-003 chunking (batched-bulk-free).
+#include "pcp.hpp"
+#include "zone_lock.hpp"
+
+#include <algorithm>
+
+namespace pcplab::mm
+{
+
+namespace
+{
+constexpr int S = kernel_era::PCP_BATCH_SCALE_MAX;
+} // namespace
+
+// drain_pages_zone: v5.4 .. v6.9 frees the whole pageset in one free_pcppages_bulk call (one zone->lock
+// hold); v6.10 ("control latency caused by zone PCP draining") in chunks of batch << S; with
+// batched-bulk-free (seed 003, v2 2/4) in chunks of pcp->batch. Each chunk takes and drops pcp->lock.
+void drain_pages_zone(mm_ctx& c, int cpu, zone& z)
+{
+    per_cpu_pages& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+    int chunk = 0;
+    if (c.m.patches[patch::batched_bulk_free])
+        chunk = std::max(pcp.batch, 1);
+    else if (c.m.era.drain_pages_zone_chunked())
+        chunk = std::max(pcp.batch, 1) << S;
+
+    if (chunk == 0) {
+        if (pcp.count) {
+            pcp_lock_guard guard(c, z, cpu, lock_caller::drain_pages_zone);
+            free_pcppages_bulk(c, z, pcp.count, pcp, 0, lock_caller::drain_pages_zone);
+        }
+        return;
+    }
+    int count;
+    do {
+        pcp_lock_guard guard(c, z, cpu, lock_caller::drain_pages_zone);
+        count = pcp.count;
+        if (count) {
+            int to_drain = std::min(count, chunk);
+            free_pcppages_bulk(c, z, to_drain, pcp, 0, lock_caller::drain_pages_zone);
+            count -= to_drain;
+        }
+    } while (count > 0);
+}
+
+// drain_pages (v5.4 / v6.x): every populated zone of one CPU.
+void drain_pages(mm_ctx& c, int cpu)
+{
+    c.m.for_each_populated_zone([&](zone& z) { drain_pages_zone(c, cpu, z); });
+}
+
+// drain_all_pages / __drain_all_pages(zone, false) (v5.4 / v6.x): every CPU whose pageset(s) hold pages.
+// v5.4 .. v5.19 queue the drain as work on each CPU, so it runs (and takes its locks) as that CPU; v6.0+
+// drains the remote pagesets directly from the calling CPU under their pcp->lock.
+void drain_all_pages(mm_ctx& c, zone* zp)
+{
+    machine& m = c.m;
+    for (int cpu = 0; cpu < m.nr_cpu_ids(); ++cpu) {
+        bool has_pcps = false;
+        if (zp) {
+            has_pcps = this_cpu_pcp(*zp, cpu).count != 0;
+        } else {
+            m.for_each_populated_zone([&](zone& z) { has_pcps = has_pcps || this_cpu_pcp(z, cpu).count != 0; });
+        }
+        if (!has_pcps) continue;
+        mm_ctx remote{m, cpu, m.cpu_to_node[static_cast<std::size_t>(cpu)], c.work, c.locks};
+        mm_ctx& runner = m.era.has_pcp_lock() ? c : remote;
+        if (zp)
+            drain_pages_zone(runner, cpu, *zp);
+        else
+            drain_pages(runner, cpu);
+    }
+}
+
+// drain_zone_pages (NUMA, v5.4 .. v6.x): the expiry drain of a remote zone's pages, one batch at a time.
+void drain_zone_pages(mm_ctx& c, zone& z, per_cpu_pages& pcp)
+{
+    int to_drain = std::min(pcp.count, pcp.batch);
+    if (to_drain <= 0) return;
+    pcp_lock_guard guard(c, z, pcp_owner_cpu(z, pcp), lock_caller::drain_zone_pages);
+    free_pcppages_bulk(c, z, to_drain, pcp, 0, lock_caller::drain_zone_pages);
+}
+
+// decay_pcp_high (v6.7 .. v6.18; v6.19 with batched-bulk-free): every vmstat tick lower pcp->high by 1/8
+// towards high_min, but never more than batch << S below count (latency), then free what is above it.
+// Only the pcp-high-autotune code has a floating high to decay.
+bool decay_pcp_high(mm_ctx& c, zone& z, per_cpu_pages& pcp)
+{
+    if (pcp_tuning_of(c.m) != pcp_tuning::autotune_v6_7) return false;
+    const int high_min = pcp.high_min, batch = pcp.batch;
+    bool todo = false;
+    if (pcp.high > high_min) {
+        pcp.high = std::max({pcp.count - (batch << S), pcp.high - (pcp.high >> 3), high_min});
+        todo = pcp.high > high_min;
+    }
+
+    int to_drain = pcp.count - pcp.high;
+    if (to_drain <= 0) return todo;
+    const int owner = pcp_owner_cpu(z, pcp);
+    if (!c.m.patches[patch::batched_bulk_free]) {
+        pcp_lock_guard guard(c, z, owner, lock_caller::decay_pcp_high);
+        free_pcppages_bulk(c, z, to_drain, pcp, 0, lock_caller::decay_pcp_high);
+        return true;
+    }
+    // Seed 003 (v6.19): one pcp->lock hold (and so one zone->lock hold) per batch.
+    while (to_drain > 0) {
+        int chunk = std::min(to_drain, std::max(batch, 1));
+        {
+            pcp_lock_guard guard(c, z, owner, lock_caller::decay_pcp_high);
+            free_pcppages_bulk(c, z, chunk, pcp, 0, lock_caller::decay_pcp_high);
+        }
+        to_drain -= chunk;
+    }
+    return true;
+}
+
+} // namespace pcplab::mm

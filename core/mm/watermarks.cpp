@@ -1,0 +1,162 @@
+// min_free_kbytes and the per-zone min/low/high(/promo) watermarks (mm/page_alloc.c), with the sysctls that
+// recompute them. On v5.14+ every watermark change also recomputes the pcp limits (high follows low).
+#include "watermarks.hpp"
+
+#include "pcp_limits.hpp"
+
+#include <algorithm>
+#include <climits>
+
+namespace pcplab::mm
+{
+
+namespace
+{
+
+// mult_frac (include/linux/math.h): x * n / d without overflowing the product.
+unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d)
+{
+    unsigned long q = x / d, r = x % d;
+    return q * n + r * n / d;
+}
+
+// is_highmem() on x86-64 is always false; from v6.x ZONE_MOVABLE is treated like highmem here
+// ("mm: cap zone movable's min wmark to small value" / "fix min_free_kbytes calculation regarding ZONE_MOVABLE").
+bool highmem_like(const kernel_era& era, const zone& z)
+{
+    return era.movable_is_highmem_like() && z.idx == ZONE_MOVABLE;
+}
+
+// The vm.watermark_scale_factor bound: 1000 (0.1 .. 10%) in v5.4; 3000 by v6.1.
+int watermark_scale_factor_max(const kernel_era& era)
+{
+    return era.version.at_least(6, 0) ? 3000 : 1000;
+}
+
+} // namespace
+
+// nr_free_buffer_pages -> nr_free_zone_pages(gfp_zone(GFP_USER)) (v5.4 / v6.x): the pages above the high
+// watermark in every zone up to ZONE_NORMAL of the local node's zonelist, which lists every node.
+unsigned long nr_free_buffer_pages(const machine& m)
+{
+    unsigned long sum = 0;
+    for (const auto& n : m.nodes)
+        for (unsigned t = ZONE_DMA; t <= ZONE_NORMAL; ++t) {
+            const zone& z = n->z(static_cast<zone_type>(t));
+            unsigned long size = z.managed(), high = z.high_wmark_pages();
+            if (size > high) sum += size - high;
+        }
+    return sum;
+}
+
+// int_sqrt (lib/math/int_sqrt.c): floor of the square root, bit by bit.
+unsigned long int_sqrt(unsigned long x)
+{
+    if (x <= 1) return x;
+    unsigned long bit = 1UL << (sizeof(unsigned long) * CHAR_BIT - 2);
+    while (bit > x) bit >>= 2;
+    unsigned long y = 0;
+    while (bit) {
+        unsigned long b = y + bit;
+        y >>= 1;
+        if (x >= b) {
+            x -= b;
+            y += bit;
+        }
+        bit >>= 2;
+    }
+    return y;
+}
+
+// calculate_min_free_kbytes (v6.19; the first half of init_per_zone_wmark_min before): 4 * sqrt(lowmem_kb),
+// because network buffers do not grow linearly with memory, clamped to [128, 64 MiB] (256 MiB from v5.7).
+unsigned long calculate_min_free_kbytes(const kernel_era& era, unsigned long lowmem_kbytes)
+{
+    unsigned long v = int_sqrt(lowmem_kbytes * 16);
+    return std::clamp(v, 128UL, era.min_free_kbytes_upper());
+}
+
+// setup_per_zone_wmarks / __setup_per_zone_wmarks (v4.17 .. v6.19). Every zone, populated or not, gets a
+// share of min_free_kbytes in proportion to its size among the lowmem zones; highmem-like zones get a small
+// fixed minimum instead (allocations that may dip below min rarely need them). The min->low->high gaps are
+// a quarter of that share or watermark_scale_factor/10000 of the zone, whichever is larger.
+// zone->lock is not taken: this runs at boot or from a sysctl on the engine's thread.
+void setup_per_zone_wmarks(machine& m)
+{
+    const kernel_era& era = m.era;
+    unsigned long pages_min = m.min_free_kbytes >> (PAGE_SHIFT - 10);
+    unsigned long lowmem_pages = 0;
+    m.for_each_zone([&](zone& z) {
+        if (!highmem_like(era, z)) lowmem_pages += z.managed();
+    });
+
+    unsigned long factor = static_cast<unsigned long>(std::max(m.sysctl.watermark_scale_factor, 0));
+    m.for_each_zone([&](zone& z) {
+        unsigned long managed = z.managed();
+        // 64-bit product as the kernel's u64 do_div; no lowmem at all (nothing freed yet) means no share.
+        unsigned long tmp = lowmem_pages ? pages_min * managed / lowmem_pages : 0;
+        if (highmem_like(era, z))
+            z._watermark[WMARK_MIN] = std::clamp(managed / 1024, static_cast<unsigned long>(SWAP_CLUSTER_MAX), 128UL);
+        else
+            z._watermark[WMARK_MIN] = tmp;
+
+        tmp = std::max(tmp >> 2, mult_frac(managed, factor, 10000));
+        z.watermark_boost = 0;
+        z._watermark[WMARK_LOW] = z._watermark[WMARK_MIN] + tmp;
+        // v5.4 writes HIGH = MIN + 2 * tmp; v5.18 chains HIGH = LOW + tmp and adds PROMO: the same values.
+        z._watermark[WMARK_HIGH] = z._watermark[WMARK_LOW] + tmp;
+        z._watermark[WMARK_PROMO] = era.has_wmark_promo() ? z._watermark[WMARK_HIGH] + tmp : 0;
+    });
+
+    // v5.14 ("disassociate the pcp->high from pcp->batch"): high derives from the low watermark, so every
+    // zone's pcp limits follow a watermark change.
+    if (era.high_rule() == pcp_high_rule::low_watermark)
+        m.for_each_zone([&](zone& z) { zone_pcp_update(m, z, 0, limits_cause::watermarks); });
+}
+
+// init_per_zone_wmark_min (v4.17 .. v6.19, an initcall after deferred init and on memory hotplug).
+// min_free_kbytes is the default formula unless the user set a larger value; a preset's vm.min_free_kbytes
+// is applied as the sysctl write at the end of boot would apply it (it becomes the user value).
+void init_per_zone_wmark_min(machine& m)
+{
+    unsigned long lowmem_kbytes = nr_free_buffer_pages(m) * (PAGE_SIZE >> 10);
+    long new_min = static_cast<long>(int_sqrt(lowmem_kbytes * 16));
+    if (new_min > m.user_min_free_kbytes) m.min_free_kbytes = calculate_min_free_kbytes(m.era, lowmem_kbytes);
+    // else: the kernel keeps the user's value ("min_free_kbytes is not updated to ...")
+
+    if (m.sysctl.min_free_kbytes && m.user_min_free_kbytes < 0 && *m.sysctl.min_free_kbytes >= 0) {
+        m.min_free_kbytes = static_cast<unsigned long>(*m.sysctl.min_free_kbytes);
+        m.user_min_free_kbytes = *m.sysctl.min_free_kbytes;
+    }
+
+    setup_per_zone_wmarks(m);
+    refresh_zone_stat_thresholds(m);
+    setup_per_zone_lowmem_reserve(m);
+}
+
+// min_free_kbytes_sysctl_handler (v4.17 .. v6.19): 0 .. INT_MAX; the value becomes the user's, then only the
+// watermarks are recomputed (and, v5.14+, the pcp limits with them).
+std::string set_min_free_kbytes(machine& m, long kbytes)
+{
+    if (kbytes < 0 || kbytes > INT_MAX)
+        return "vm.min_free_kbytes: " + std::to_string(kbytes) + " is invalid (0 .. " + std::to_string(INT_MAX) + ")";
+    m.min_free_kbytes = static_cast<unsigned long>(kbytes);
+    m.user_min_free_kbytes = kbytes;
+    m.sysctl.min_free_kbytes = kbytes;
+    setup_per_zone_wmarks(m);
+    return {};
+}
+
+// watermark_scale_factor_sysctl_handler (v4.6 .. v6.19): 1 .. 1000 (3000 in v6.x), then setup_per_zone_wmarks.
+std::string set_watermark_scale_factor(machine& m, int factor)
+{
+    int max = watermark_scale_factor_max(m.era);
+    if (factor < 1 || factor > max)
+        return "vm.watermark_scale_factor: " + std::to_string(factor) + " is invalid (1 .. " + std::to_string(max)
+            + " on era " + m.era.version.str() + ")";
+    m.sysctl.watermark_scale_factor = factor;
+    setup_per_zone_wmarks(m);
+    return {};
+}
+
+} // namespace pcplab::mm

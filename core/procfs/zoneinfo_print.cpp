@@ -1,0 +1,169 @@
+#include "zoneinfo_print.hpp"
+
+#include "vmstat_names.hpp"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace pcplab::procfs
+{
+
+namespace
+{
+
+using namespace pcplab::mm;
+
+// seq_printf into a std::string.
+void appendf(std::string& out, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+void appendf(std::string& out, const char* fmt, ...)
+{
+    char buf[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > 0) out.append(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1);
+}
+
+// The zones a node prints: all of them, ZONE_DEVICE only where the config has it.
+unsigned nr_printed_zones(const kernel_era& era)
+{
+    return era.has_zone_device() ? MAX_NR_ZONES : ZONE_DEVICE;
+}
+
+// is_zone_first_populated (mm/vmstat.c, v4.14 .. v6.19): the per-node stats go with the node's first zone
+// that has present pages, not with its first zone (an empty DMA zone would otherwise carry them).
+bool is_zone_first_populated(const pglist_data& pgdat, const zone& z)
+{
+    for (const auto& cmp : pgdat.node_zones)
+        if (cmp->populated()) return cmp.get() == &z;
+    return false;
+}
+
+// NR_FREE_PAGES_BLOCKS (v6.15 defrag_mode): free pages that sit in whole free pageblocks.
+unsigned long free_pages_blocks(const zone& z)
+{
+    unsigned long pages = 0;
+    for (unsigned order = pageblock_order; order < NR_PAGE_ORDERS; ++order)
+        pages += z.free_area_[order].nr_free << order;
+    return pages;
+}
+
+// zone_page_state(zone, item) for the items the model keeps; everything else it does not simulate is 0.
+unsigned long zone_stat_value(const zone& z, std::string_view name)
+{
+    if (name == "nr_free_pages") return static_cast<unsigned long>(z.nr_free_pages);
+    if (name == "nr_free_pages_blocks") return free_pages_blocks(z);
+    return 0;
+}
+
+unsigned long numa_stat_value(const zone& z, std::string_view name)
+{
+    if (name == "numa_hit") return z.numa_hit;
+    if (name == "numa_miss") return z.numa_miss;
+    if (name == "numa_foreign") return z.numa_foreign;
+    if (name == "numa_local") return z.numa_local;
+    if (name == "numa_other") return z.numa_other;
+    return 0; // numa_interleave: no mempolicy in the model
+}
+
+void print_stat_line(std::string& out, std::string_view name, unsigned long value)
+{
+    appendf(out, "\n      %-12.*s %lu", static_cast<int>(name.size()), name.data(), value);
+}
+
+// zoneinfo_show_print (mm/vmstat.c): v4.17/v5.4 layout, + cma (v5.14), boost (v5.17), promo (v6.12),
+// high_min/high_max with the wider per-CPU labels (v6.13), reserved/free_highatomic (v6.19).
+void zoneinfo_show_print(std::string& out, const machine& m, const pglist_data& pgdat, const zone& z)
+{
+    const kernel_era& era = m.era;
+    const zoneinfo_stat_names& names = zoneinfo_stat_names_for(era.version);
+
+    appendf(out, "Node %d, zone %8s", pgdat.node_id, zone_name(z.idx));
+    if (is_zone_first_populated(pgdat, z)) {
+        out += "\n  per-node stats";
+        for (auto name : names.node) print_stat_line(out, name, 0); // LRU, slab, writeback: not simulated
+    }
+    appendf(out, "\n  pages free     %lu", static_cast<unsigned long>(z.nr_free_pages));
+    if (era.zoneinfo_has_boost()) appendf(out, "\n        boost    %lu", z.watermark_boost);
+    appendf(out, "\n        min      %lu", z.min_wmark_pages());
+    appendf(out, "\n        low      %lu", z.low_wmark_pages());
+    appendf(out, "\n        high     %lu", z.high_wmark_pages());
+    if (era.zoneinfo_has_promo()) appendf(out, "\n        promo    %lu", z.wmark_pages(WMARK_PROMO));
+    appendf(out, "\n        spanned  %lu", z.spanned_pages);
+    appendf(out, "\n        present  %lu", z.present_pages);
+    appendf(out, "\n        managed  %lu", z.managed());
+    if (era.zoneinfo_has_cma()) out += "\n        cma      0"; // no CMA areas on the presets
+
+    unsigned nr_zones = nr_printed_zones(era);
+    appendf(out, "\n        protection: (%ld", z.lowmem_reserve[0]);
+    for (unsigned i = 1; i < nr_zones; ++i) appendf(out, ", %ld", z.lowmem_reserve[i]);
+    out += ')';
+
+    // "If unpopulated, no other information is useful"
+    if (!z.populated()) {
+        out += '\n';
+        return;
+    }
+
+    for (auto name : names.zone) print_stat_line(out, name, zone_stat_value(z, name));
+    for (auto name : names.numa) print_stat_line(out, name, numa_stat_value(z, name));
+
+    out += "\n  pagesets";
+    // for_each_online_cpu: every simulated CPU is online.
+    for (int cpu = 0; cpu < m.nr_cpu_ids(); ++cpu) {
+        const per_cpu_pages& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+        appendf(out, "\n    cpu: %i", cpu);
+        if (era.zoneinfo_has_high_min_max()) {
+            appendf(out, "\n              count:    %i", pcp.count);
+            appendf(out, "\n              high:     %i", pcp.high);
+            appendf(out, "\n              batch:    %i", pcp.batch);
+            appendf(out, "\n              high_min: %i", pcp.high_min);
+            appendf(out, "\n              high_max: %i", pcp.high_max);
+        } else {
+            appendf(out, "\n              count: %i", pcp.count);
+            appendf(out, "\n              high:  %i", pcp.high);
+            appendf(out, "\n              batch: %i", pcp.batch);
+        }
+        appendf(out, "\n  vm stats threshold: %d", static_cast<int>(pcp.stat_threshold));
+    }
+    // kswapd is not modelled, so kswapd_failures never reaches MAX_RECLAIM_RETRIES.
+    out += "\n  node_unreclaimable:  0";
+    appendf(out, "\n  start_pfn:           %lu", static_cast<unsigned long>(z.zone_start_pfn));
+    if (era.zoneinfo_has_highatomic()) {
+        // No ALLOC_HIGHATOMIC reservations in the model.
+        out += "\n  reserved_highatomic: 0";
+        out += "\n  free_highatomic:     0";
+    }
+    out += '\n';
+}
+
+} // namespace
+
+// zoneinfo_show (mm/vmstat.c): every zone of every online node, populated or not, so that the effect of
+// lowmem_reserve_ratio on empty zones stays visible.
+std::string zoneinfo_text(const mm::machine& m)
+{
+    std::string out;
+    for (const auto& pgdat : m.nodes)
+        for (unsigned t = 0; t < nr_printed_zones(m.era); ++t)
+            zoneinfo_show_print(out, m, *pgdat, *pgdat->node_zones[t]);
+    return out;
+}
+
+// frag_show / frag_show_print (mm/vmstat.c, v4.17 .. v6.19): free blocks per order, populated zones only.
+std::string buddyinfo_text(const mm::machine& m)
+{
+    std::string out;
+    for (const auto& pgdat : m.nodes)
+        for (const auto& z : pgdat->node_zones) {
+            if (!z->populated()) continue;
+            appendf(out, "Node %d, zone %8s ", pgdat->node_id, zone_name(z->idx));
+            for (unsigned order = 0; order < NR_PAGE_ORDERS; ++order)
+                appendf(out, "%6lu ", z->free_area_[order].nr_free);
+            out += '\n';
+        }
+    return out;
+}
+
+} // namespace pcplab::procfs
