@@ -37,7 +37,7 @@ bool buddy_merge_likely(mm_ctx& c, zone& z, pfn_t pfn, unsigned order)
     if (order >= MAX_PAGE_ORDER - 1) return false;
     pfn_t combined = pfn & ~(pfn_t{1} << order);
     pfn_t higher_buddy = combined ^ (pfn_t{1} << (order + 1));
-    if (z.zone_spans_pfn(higher_buddy)) touch_struct_page(c, z);
+    if (z.zone_spans_pfn(higher_buddy)) touch_struct_page(c, z.node, higher_buddy);
     return page_is_buddy(c.m, z, higher_buddy, order + 1);
 }
 
@@ -62,7 +62,7 @@ void add_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migrate
     ++area.nr_free;
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages += 1L << order;
     ++c.work.buddy_list_ops;
-    touch_struct_page(c, z);
+    touch_struct_page(c, z.node, pfn);
 }
 
 // del_page_from_free_list (v5.8+; del_page_from_free_area in v5.4): the block leaves the buddy allocator
@@ -78,7 +78,7 @@ void del_page_from_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int 
     --area.nr_free;
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages -= 1L << order;
     ++c.work.buddy_list_ops;
-    touch_struct_page(c, z);
+    touch_struct_page(c, z.node, pfn);
 }
 
 // __free_one_page (v5.4: merge to pageblock_order, past it only after the isolation check; v5.18+: merge to
@@ -99,14 +99,15 @@ void __free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratet
             pfn_t buddy_pfn = pfn ^ (pfn_t{1} << order);
             if (!page_is_buddy(m, z, buddy_pfn, order)) {
                 if (z.zone_spans_pfn(buddy_pfn))
-                    touch_struct_page(c, z); // the look at a buddy that is not free is the expensive miss
+                    touch_struct_page(
+                        c, z.node, buddy_pfn); // the look at a buddy that is not free is the expensive miss
                 stopped = true;
                 break;
             }
             int buddy_block_mt = m.get_pageblock_migratetype(buddy_pfn);
             if (past_pageblock && order >= pageblock_order && buddy_block_mt != migratetype
                 && (!migratetype_is_mergeable(migratetype) || !migratetype_is_mergeable(buddy_block_mt))) {
-                touch_struct_page(c, z);
+                touch_struct_page(c, z.node, buddy_pfn);
                 stopped = true;
                 break;
             }

@@ -81,7 +81,7 @@ block_count scan_pageblock(mm_ctx& c, zone& z, pfn_t start, pfn_t end, int move_
     for (pfn_t pfn = start; pfn < end;) {
         const page& p = c.m.pfn_to_page(pfn);
         if (p.state == page_state::buddy) {
-            touch_struct_page(c, z);
+            touch_struct_page(c, z.node, pfn);
             unsigned order = p.order;
             n.free_pages += 1 << order;
             if (move_to >= 0) move_to_free_list(c, z, pfn, order, free_list_mt(p), move_to);
@@ -94,7 +94,7 @@ block_count scan_pageblock(mm_ctx& c, zone& z, pfn_t start, pfn_t end, int move_
             frames = std::min<pfn_t>(pfn_t{1} << p.order, end - pfn);
         if (p.state == page_state::allocated && p.pcp_mt == MIGRATE_MOVABLE)
             n.movable_pages += static_cast<int>(frames);
-        for (pfn_t i = 0; i < frames; ++i) touch_struct_page(c, z);
+        for (pfn_t i = 0; i < frames; ++i) touch_struct_page(c, z.node, pfn + i);
         pfn += frames;
     }
     return n;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "machine.hpp"
+#include "struct_page_touch.hpp"
 
 namespace pcplab::mm
 {
@@ -48,15 +49,6 @@ void move_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int old_mt
 inline int free_list_mt(const page& p)
 {
     return p.pcp_mt;
-}
-
-// One struct-page cache line read or written by the CPU running `c`; all frames of a zone are on its node.
-inline void touch_struct_page(mm_ctx& c, const zone& z)
-{
-    if (z.node == c.nid)
-        ++c.work.page_touch_local;
-    else
-        ++c.work.page_touch_remote;
 }
 
 } // namespace pcplab::mm

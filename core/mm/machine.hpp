@@ -19,6 +19,15 @@ namespace pcplab::mm
 
 class machine;
 
+// What one CPU's caches hold of the memmap (one struct page per cache line). touch() records the access and
+// says whether it hit. Without one, every struct page touch counts as a miss.
+class struct_page_cache
+{
+public:
+    virtual ~struct_page_cache() = default;
+    virtual bool touch(pfn_t pfn) = 0;
+};
+
 // The implicit "current CPU" of kernel code: who runs, on which node, whose work meter and lock model.
 struct mm_ctx {
     machine& m;
@@ -26,6 +35,7 @@ struct mm_ctx {
     int nid;
     mm_work& work;
     lock_ops& locks;
+    struct_page_cache* cache = nullptr;
 };
 
 enum class boot_stage {

@@ -17,6 +17,7 @@ struct mm_work {
     std::uint64_t pages_from_buddy = 0; // base pages taken from the buddy allocator
     std::uint64_t page_touch_local = 0; // struct page cache lines touched on the CPU's own node
     std::uint64_t page_touch_remote = 0; // ... on another node
+    std::uint64_t page_touch_hit = 0; // touches that hit the CPU cache model (engine)
     std::uint64_t pageblock_moves = 0; // pages moved by steal / pageblock type changes
     std::uint64_t pages_initialised = 0; // __init_single_page calls (boot, deferred init)
 
@@ -36,6 +37,7 @@ inline mm_work& mm_work::operator+=(const mm_work& o)
     pages_from_buddy += o.pages_from_buddy;
     page_touch_local += o.page_touch_local;
     page_touch_remote += o.page_touch_remote;
+    page_touch_hit += o.page_touch_hit;
     pageblock_moves += o.pageblock_moves;
     pages_initialised += o.pages_initialised;
     return *this;
@@ -52,6 +54,7 @@ inline mm_work operator-(mm_work a, const mm_work& b)
     a.pages_from_buddy -= b.pages_from_buddy;
     a.page_touch_local -= b.page_touch_local;
     a.page_touch_remote -= b.page_touch_remote;
+    a.page_touch_hit -= b.page_touch_hit;
     a.pageblock_moves -= b.pageblock_moves;
     a.pages_initialised -= b.pages_initialised;
     return a;

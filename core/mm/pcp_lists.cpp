@@ -1,6 +1,7 @@
 // The layout of the per-CPU lists per era (include/linux/mmzone.h NR_PCP_LISTS, mm/page_alloc.c
 // order_to_pindex / pindex_to_order / pcp_allowed_order) and small helpers the pcp_*.cpp files share.
 #include "pcp.hpp"
+#include "struct_page_touch.hpp"
 
 #include <cassert>
 
@@ -75,10 +76,7 @@ int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp)
 
 void pcp_page_touch(mm_ctx& c, pfn_t pfn)
 {
-    if (page_to_nid(c.m.pfn_to_page(pfn)) == c.nid)
-        ++c.work.page_touch_local;
-    else
-        ++c.work.page_touch_remote;
+    touch_struct_page(c, page_to_nid(c.m.pfn_to_page(pfn)), pfn);
 }
 
 } // namespace pcplab::mm

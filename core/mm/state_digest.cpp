@@ -1,8 +1,10 @@
 #include "state_digest.hpp"
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
-namespace {
+namespace
+{
 struct fnv {
     std::uint64_t h = 1469598103934665603ULL;
     void add(std::uint64_t v)

@@ -6,7 +6,8 @@
 
 #include <cstdint>
 
-namespace pcplab::mm {
+namespace pcplab::mm
+{
 
 std::uint64_t state_digest(const machine& m);
 

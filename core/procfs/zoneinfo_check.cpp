@@ -216,6 +216,14 @@ verdict judge(const zone_inputs& in, const mm::pcp_limits& want, const zoneinfo_
     return {pageset_verdict::mismatch, why};
 }
 
+// Whether two versions compute batch and high the same way (batch cap, high rule, auto-tuning).
+bool same_formulas(const kernel_version& a, const kernel_version& b)
+{
+    mm::kernel_era ea{a}, eb{b};
+    return ea.batch_cap_bytes() == eb.batch_cap_bytes() && ea.high_rule() == eb.high_rule()
+        && a.at_least(6, 7) == b.at_least(6, 7);
+}
+
 // CPUs per node: given, or inferred (and said so).
 std::map<int, int> cpus_per_node(
     const zoneinfo_doc& doc, const check_options& opt, std::vector<std::string>& assumptions)
@@ -308,7 +316,11 @@ check_report check_as(const zoneinfo_doc& doc, const check_options& opt, const k
                 ++zc.matched;
             else if (v.v == pageset_verdict::stale) {
                 ++zc.stale;
-                if (zc.stale_reason.empty()) zc.stale_reason = v.reason;
+                if (zc.stale_reason.empty())
+                    zc.stale_reason = v.reason;
+                else if (v.reason != zc.stale_reason) // rare: the summary counts it under the zone's first reason
+                    zc.notes.push_back(
+                        "cpu " + std::to_string(p.cpu) + " (line " + std::to_string(p.line) + "): stale: " + v.reason);
             } else {
                 ++zc.mismatched;
                 if (shown++ < 8)
@@ -330,12 +342,16 @@ check_report check_as(const zoneinfo_doc& doc, const check_options& opt, const k
 
 check_report check_zoneinfo(const zoneinfo_doc& doc, const check_options& opt)
 {
+    era_candidates c = detect_era(doc);
     if (opt.era) {
         check_report rep = check_as(doc, opt, *opt.era);
         rep.era_note = "given: " + opt.era->str();
+        // Say so when the layout points at eras whose formulas differ from the given one's.
+        bool fits = std::any_of(
+            c.versions.begin(), c.versions.end(), [&](const kernel_version& v) { return same_formulas(v, *opt.era); });
+        if (!fits) rep.era_note += " (the layout suggests otherwise: " + c.why + ")";
         return rep;
     }
-    era_candidates c = detect_era(doc);
     std::optional<check_report> best;
     std::string tried;
     for (const auto& v : c.versions) {
