@@ -59,7 +59,11 @@ private:
 // page_alloc_init_late: deferred_init start + finish.
 deferred_init_report page_alloc_init_late(machine& m);
 
-// The whole boot: mem_init, setup_per_cpu_pageset, page_alloc_init_late, init_per_zone_wmark_min.
+// start_kernel's part, from wherever the machine is: mem_init, then setup_per_cpu_pageset.
+void boot_early(machine& m);
+// kernel_init's part after the init threads are done: init_per_zone_wmark_min (an initcall).
+void boot_late(machine& m);
+// The whole boot: boot_early, page_alloc_init_late, boot_late.
 deferred_init_report boot(machine& m);
 
 } // namespace pcplab::mm

@@ -290,15 +290,30 @@ deferred_init_report page_alloc_init_late(machine& m)
     return d.finish();
 }
 
+// start_kernel (v5.4 / v6.x): mm_init -> mem_init, later setup_per_cpu_pageset.
+void boot_early(machine& m)
+{
+    if (m.stage < boot_stage::early_init)
+        mem_init(m);
+    if (m.stage < boot_stage::pagesets_setup) {
+        setup_per_cpu_pageset(m);
+        m.stage = boot_stage::pagesets_setup;
+    }
+}
+
+// kernel_init_freeable -> do_basic_setup -> initcalls: init_per_zone_wmark_min runs after deferred init.
+void boot_late(machine& m)
+{
+    init_per_zone_wmark_min(m);
+    m.stage = boot_stage::booted;
+}
+
 // start_kernel + kernel_init_freeable, as far as the page allocator goes.
 deferred_init_report boot(machine& m)
 {
-    mem_init(m);
-    setup_per_cpu_pageset(m);
-    m.stage = boot_stage::pagesets_setup;
+    boot_early(m);
     deferred_init_report rep = page_alloc_init_late(m);
-    init_per_zone_wmark_min(m);
-    m.stage = boot_stage::booted;
+    boot_late(m);
     return rep;
 }
 

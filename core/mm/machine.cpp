@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <sys/mman.h>
 
 namespace pcplab::mm
 {
@@ -50,10 +51,17 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
     for (const auto& n : spec.nodes)
         for (const auto& r : n.memory) max_pfn = std::max(max_pfn, r.end);
 
-    // calloc: the memmap is zero (every frame `uninit`) and only touched when initialised, like
+    // The memmap is zero (every frame `uninit`) and only touched when initialised, like
     // a sparse vmemmap; holes cost address space, not memory.
-    m_memmap.reset(static_cast<page*>(std::calloc(max_pfn, sizeof(page))));
-    if (!m_memmap) throw std::bad_alloc();
+    // Anonymous memory with transparent huge pages where the host allows them: first touches by the
+    // init threads then fault 2 MiB at a time instead of 4 KiB (which otherwise dominates init time).
+    m_memmap_bytes = static_cast<std::size_t>(max_pfn) * sizeof(page);
+    void* mem
+        = mmap(nullptr, m_memmap_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mem == MAP_FAILED) throw std::bad_alloc();
+    madvise(mem, m_memmap_bytes, MADV_HUGEPAGE);
+    m_memmap.reset(static_cast<page*>(mem));
+    m_memmap.get_deleter().bytes = m_memmap_bytes;
     m_pageblock_mt.assign((max_pfn >> pageblock_order) + 1, MIGRATE_MOVABLE);
 
     int nr_cpus = spec.nr_cpus();
@@ -117,7 +125,7 @@ machine::~machine() = default;
 
 void machine::free_deleter::operator()(page* p) const
 {
-    std::free(p);
+    if (p) munmap(p, bytes);
 }
 
 int machine::pfn_to_nid(pfn_t pfn) const

@@ -131,10 +131,12 @@ public:
 
 private:
     struct free_deleter {
+        std::size_t bytes; // set right after mmap
         void operator()(page* p) const;
     };
     machine_spec m_spec;
     std::unique_ptr<page, free_deleter> m_memmap;
+    std::size_t m_memmap_bytes = 0;
     std::vector<std::uint8_t> m_pageblock_mt;
     counting_lock_ops m_counting;
     lock_ops* m_locks = &m_counting;

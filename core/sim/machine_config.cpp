@@ -125,14 +125,9 @@ std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, c
     if (t == boot_target::after_init && m.stage == mm::boot_stage::created && !(obs && obs->on_progress))
         return mm::boot(m);
 
-    // mm::boot's steps one by one (mem_init, setup_per_cpu_pageset, page_alloc_init_late,
-    // init_per_zone_wmark_min), continuing from wherever the machine is, with the init threads polled
-    // while they run. Nothing here depends on the polling, so the result equals mm::boot's.
-    if (m.stage < mm::boot_stage::early_init) mm::mem_init(m);
-    if (m.stage < mm::boot_stage::pagesets_setup) {
-        mm::setup_per_cpu_pageset(m);
-        m.stage = mm::boot_stage::pagesets_setup;
-    }
+    // mm::boot's three steps, with the init threads polled while they run. Nothing here depends on the
+    // polling, so the result equals mm::boot's.
+    mm::boot_early(m);
     if (t == boot_target::setup || m.stage == mm::boot_stage::booted) return std::nullopt;
 
     mm::deferred_init di(m);
@@ -154,8 +149,7 @@ std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, c
         std::this_thread::sleep_for(obs ? obs->interval : std::chrono::milliseconds(10));
     }
     mm::deferred_init_report report = di.finish();
-    mm::init_per_zone_wmark_min(m);
-    m.stage = mm::boot_stage::booted;
+    mm::boot_late(m);
     return report;
 }
 

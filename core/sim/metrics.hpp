@@ -1,0 +1,92 @@
+// What a run measured: per zone lock, per CPU and global counters, histograms and events.
+#pragma once
+
+#include "sim/workload.hpp"
+
+#include "mm/lock_ops.hpp"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pcplab::sim {
+
+// Log2-bucket histogram of nanoseconds (bucket i holds values in [2^i, 2^(i+1))).
+struct log_histogram {
+    std::array<std::uint64_t, 48> buckets{};
+    void add(std::uint64_t v);
+    std::uint64_t percentile(double p) const; // upper bound of the bucket holding the p-th percentile
+    std::uint64_t count() const;
+};
+
+struct lock_metrics {
+    int node = 0;
+    int zone = 0;
+    std::uint64_t acquisitions = 0;
+    std::uint64_t contended = 0;
+    std::uint64_t wait_ns_total = 0, wait_ns_max = 0;
+    std::uint64_t hold_ns_total = 0, hold_ns_max = 0;
+    std::uint64_t max_pages_per_hold = 0;
+    std::uint64_t holds_over_threshold = 0;
+    log_histogram hold_hist, wait_hist;
+    // Per caller (mm::lock_caller): holds and the largest single hold in pages and ns.
+    std::array<std::uint64_t, static_cast<unsigned>(mm::lock_caller::nr_callers)> holds_by_caller{};
+    std::array<std::uint64_t, static_cast<unsigned>(mm::lock_caller::nr_callers)> hold_ns_by_caller{};
+    std::array<std::uint64_t, static_cast<unsigned>(mm::lock_caller::nr_callers)> max_pages_by_caller{};
+    // Time during which at least one CPU was waiting (for contention %): merged wait intervals.
+    std::uint64_t waiting_ns = 0;
+    vtime_ns waiting_until = 0; // end of the current merged interval (bookkeeping)
+};
+
+struct cpu_metrics {
+    std::uint64_t sys_ns = 0;  // allocator work including spinning
+    std::uint64_t user_ns = 0; // workload compute
+    std::uint64_t idle_ns = 0;
+    std::uint64_t spin_ns = 0; // part of sys_ns spent waiting for locks
+    std::uint64_t allocs = 0, frees = 0, alloc_failures = 0;
+    std::uint64_t pcp_hits = 0, refills = 0, drains = 0;
+};
+
+// One lock hold, for the lanes view and the trace (kept when metrics_config.keep_holds).
+struct lock_hold_record {
+    vtime_ns start = 0;
+    std::uint32_t hold_ns = 0;
+    std::uint32_t wait_ns = 0;
+    std::uint16_t cpu = 0;
+    std::uint8_t node = 0;
+    std::uint8_t zone = 0;
+    mm::lock_caller caller = mm::lock_caller::other;
+    mm::lock_kind kind = mm::lock_kind::zone_lock;
+    std::uint32_t pages = 0; // pages freed to / taken from the buddy allocator inside
+};
+
+enum class event_kind : std::uint8_t {
+    limits_change, // batch/high of a zone's pagesets (cause in text)
+    pcp_high_change, // one CPU's auto-tuned high (grow / decay / reclaim)
+    drain,
+    reclaim_start,
+    reclaim_stop,
+    switch_flip,
+    deferred_init_done,
+    note,
+};
+
+struct sim_event {
+    vtime_ns t = 0;
+    event_kind kind = event_kind::note;
+    int cpu = -1, node = -1, zone = -1;
+    long old_value = 0, new_value = 0;
+    std::string text; // the cause, readable
+};
+
+struct global_metrics {
+    std::uint64_t allocs = 0, frees = 0;
+    std::uint64_t pcp_hits = 0;      // allocations served from a PCP list without a refill
+    std::uint64_t zone_allocs = 0;   // pages taken from the buddy allocator (refills + direct)
+    std::uint64_t free_high_drains = 0;
+    std::uint64_t pcp_resident_pages = 0; // at the end of the run (or the last snapshot)
+    std::uint64_t reclaimed_pages = 0;
+};
+
+} // namespace pcplab::sim

@@ -1,0 +1,73 @@
+// A workload: what the tasks on each simulated CPU do, one action at a time. The engine executes the
+// actions on the real allocator and charges their cost in virtual time.
+#pragma once
+
+#include "mm/mm_types.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcplab::sim {
+
+using vtime_ns = std::uint64_t; // virtual nanoseconds
+
+struct cpu_action {
+    enum class kind : std::uint8_t {
+        alloc,   // allocate one block of `order`, migratetype `mt`, zones up to `highest_zone`
+        free,    // free the block at `pfn` (order `order`)
+        compute, // user time: `ns` of work that touches no allocator state
+        idle,    // nothing to run for `ns`
+        done,    // this CPU's work is finished (the engine stops asking)
+    };
+    kind k = kind::idle;
+    std::uint8_t order = 0;
+    std::uint8_t mt = mm::MIGRATE_MOVABLE;
+    std::uint8_t highest_zone = mm::ZONE_MOVABLE;
+    mm::pfn_t pfn = mm::NO_PFN;
+    vtime_ns ns = 0;
+};
+
+// What a workload knows of the machine it runs on.
+struct workload_env {
+    int nr_cpus = 0;
+    std::vector<int> cpus;          // the CPUs it runs on (default: all)
+    std::vector<int> cpu_node;      // node of every CPU
+    unsigned long total_pages = 0;  // managed pages of the machine after boot
+    std::uint64_t seed = 1;
+    double intensity = 1.0;         // 0..1+: scales task count / sizes where meaningful
+    double user_ns_per_page = 0;    // cost of writing one 4 KiB page (clear_page), from the cost model
+};
+
+// The workload's own measure and a generic score.
+struct workload_score {
+    double work_units = 0;        // e.g. iterations, jobs, bogo ops
+    std::string unit;             // "iterations", "jobs", "bogo ops", "pages"
+    std::string seed_measure;     // e.g. "elapsed" for kernbench
+    double seed_measure_value = 0;
+};
+
+class workload {
+public:
+    virtual ~workload() = default;
+    virtual std::string_view name() const = 0;
+    virtual void attach(const workload_env& env) = 0;
+    // The next thing `cpu` does at virtual time `now`.
+    virtual cpu_action next(int cpu, vtime_ns now) = 0;
+    // The result of the last alloc action of `cpu` (NO_PFN when it failed).
+    virtual void allocated(int cpu, mm::pfn_t pfn, vtime_ns now) = 0;
+    // Reclaim asks for up to `nr` pages back (they are freed by the reclaimer); the workload forgets them
+    // (a later touch faults them in again). Returns the blocks given up, as (pfn, order).
+    virtual std::vector<std::pair<mm::pfn_t, unsigned>> reclaim(std::size_t nr) { return {}; }
+    virtual workload_score score(vtime_ns elapsed) const = 0;
+    // True when every CPU is done (finite workloads such as kernbench or boot).
+    virtual bool finished() const { return false; }
+};
+
+// kernbench, page-fault1, stress-vm, high-order, bursty, boot
+std::vector<std::string> workload_names();
+std::unique_ptr<workload> make_workload(std::string_view name); // nullptr for an unknown name
+
+} // namespace pcplab::sim
