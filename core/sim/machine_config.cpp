@@ -3,6 +3,7 @@
 #include "mm/pcp_limits.hpp"
 #include "mm/watermarks.hpp"
 
+#include <cstdlib>
 #include <thread>
 
 namespace pcplab::sim
@@ -105,7 +106,11 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
 
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
 {
-    return std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
+    auto m = std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
+    // PCPLAB_VERIFY=1: the debug option that runs verify() after every allocator operation.
+    const char* v = std::getenv("PCPLAB_VERIFY");
+    m->verify_every_op = v && *v && std::string_view(v) != "0";
+    return m;
 }
 
 std::optional<boot_target> parse_boot_target(std::string_view text)
