@@ -17,6 +17,12 @@ int cmd_buddyinfo(const std::vector<std::string>& args);
 int cmd_pagesets(const std::vector<std::string>& args);
 int cmd_check_zoneinfo(const std::vector<std::string>& args);
 int cmd_demo(const std::vector<std::string>& args);
+int cmd_costs(const std::vector<std::string>& args);
+std::string costs_help(); // help text kept with the command (cmd_costs.cpp)
+int cmd_run(const std::vector<std::string>& args);
+std::string run_help(); // cmd_run.cpp
+int cmd_seeds(const std::vector<std::string>& args);
+std::string seeds_help(); // cmd_seeds.cpp
 
 // Help texts: the overview, and one per subcommand (nullopt for an unknown name).
 std::string general_help();

@@ -24,7 +24,19 @@ constexpr command k_commands[] = {
     {"pagesets", cmd_pagesets},
     {"check-zoneinfo", cmd_check_zoneinfo},
     {"demo", cmd_demo},
+    {"costs", cmd_costs},
+    {"run", cmd_run},
+    {"seeds", cmd_seeds},
 };
+
+// Help of a command: help.cpp's text, or the one kept with the command.
+std::optional<std::string> help_for(const std::string& name)
+{
+    if (name == "costs") return costs_help();
+    if (name == "run") return run_help();
+    if (name == "seeds") return seeds_help();
+    return command_help(name);
+}
 
 bool is_help_flag(const std::string& a)
 {
@@ -53,7 +65,7 @@ int run(const std::vector<std::string>& argv)
             write_stdout(general_help());
             return 0;
         }
-        auto text = command_help(rest.front());
+        auto text = help_for(rest.front());
         if (!text) throw cli_error("help: unknown command '" + rest.front() + "'");
         write_stdout(*text);
         return 0;
@@ -62,7 +74,7 @@ int run(const std::vector<std::string>& argv)
         if (name != c.name) continue;
         for (const auto& a : rest)
             if (is_help_flag(a)) {
-                write_stdout(*command_help(name));
+                write_stdout(*help_for(name));
                 return 0;
             }
         return c.run(rest);

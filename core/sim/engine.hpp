@@ -10,12 +10,14 @@
 
 #include "mm/machine.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace pcplab::sim {
+namespace pcplab::sim
+{
 
 struct engine_config {
     mm::machine_spec spec;
@@ -24,15 +26,26 @@ struct engine_config {
     std::string workload = "kernbench";
     double intensity = 1.0;
     std::uint64_t seed = 1;
-    std::vector<int> cpus;                    // CPUs the workload runs on; empty = all
-    vtime_ns hold_threshold_ns = 1'000'000;   // a "softlockup-like" hold length (settable)
-    bool keep_holds = false;                  // keep every lock_hold_record (lanes view, traces)
+    std::vector<int> cpus; // CPUs the workload runs on; empty = all
+    vtime_ns hold_threshold_ns = 1'000'000; // a "softlockup-like" hold length (settable)
+    bool keep_holds = false; // keep every lock_hold_record (lanes view, traces)
     bool keep_events = true;
+    std::size_t max_events = 1'000'000; // events kept; later ones are counted in events_dropped
+    std::optional<cost_model> costs; // nullopt: cost_model_for(spec)
 };
 
-class engine {
+inline constexpr vtime_ns NS_PER_SEC = 1'000'000'000;
+
+// Makes a fresh workload (at construction and at every reboot).
+using workload_factory = std::function<std::unique_ptr<workload>()>;
+
+class engine
+{
 public:
+    // Throws std::invalid_argument for an unknown workload name or CPU id.
     explicit engine(const engine_config& cfg);
+    // With a workload of one's own instead of cfg.workload (tests, custom workloads).
+    engine(const engine_config& cfg, workload_factory make_load);
     ~engine();
     engine(const engine&) = delete;
     engine& operator=(const engine&) = delete;
@@ -48,32 +61,47 @@ public:
         double host_ms = 0;
     };
     const std::vector<boot_node_report>& boot_report() const;
+    // A fresh machine with the current switches and sysctls (parallel-deferred-init takes effect here), a
+    // fresh workload of the same kind, metrics and clocks back to zero; then boot().
+    void reboot();
 
-    // Run one action of the CPU furthest behind; false when the workload has finished everywhere.
+    // Run one step of the CPU furthest behind (its vmstat tick, a reclaim batch, a piece of a compute or idle
+    // period, or one workload action); false when the workload has finished everywhere. Boots first if
+    // boot() was not called.
     bool step();
     // Run until the slowest CPU's clock reaches `t` (or the workload finishes).
     void run_until(vtime_ns t);
     vtime_ns now() const; // the smallest CPU clock
-    std::uint64_t events_processed() const;
+    // Virtual time the run has taken: now(), or for a finished workload the clock at which the last CPU
+    // finished.
+    vtime_ns elapsed() const;
+    bool finished() const;
+    std::uint64_t events_processed() const; // steps run so far
 
     // Live control (call from the engine's thread; the engine thread wrapper queues them).
-    void set_patch(mm::patch p, bool on);      // semantics documented in engine.cpp
+    void set_patch(mm::patch p, bool on); // semantics documented in engine_control.cpp
     void set_intensity(double intensity);
     std::string set_sysctl(const std::string& name, long value); // "" on success
 
     const engine_config& config() const;
     mm::machine& machine();
     const cost_model& costs() const;
+    const cost_rates& rates() const;
     const std::vector<lock_metrics>& zone_locks() const; // one per populated zone
+    const lock_metrics& pcp_locks() const; // all pcp->locks together (v6.0+)
     const std::vector<cpu_metrics>& cpus() const;
-    const global_metrics& totals() const;
+    const global_metrics& totals() const; // pcp_resident_pages is counted when called
+    // In the order they happened on the host: each CPU's events are in time order, but two CPUs' events
+    // may interleave slightly out of virtual-time order (each carries its own CPU's clock).
     const std::vector<sim_event>& events() const;
     const std::vector<lock_hold_record>& holds() const;
+    // All allocator work done since boot (struct page touches: hits of the cache model vs misses, ...).
+    const mm::mm_work& work_done() const;
     workload_score score() const;
     const workload& load() const;
 
 private:
-    struct impl;
+    struct impl; // core/sim/engine_impl.hpp
     std::unique_ptr<impl> m_impl;
 };
 

@@ -10,13 +10,16 @@
 #include <string>
 #include <vector>
 
-namespace pcplab::sim {
+namespace pcplab::sim
+{
 
 // Log2-bucket histogram of nanoseconds (bucket i holds values in [2^i, 2^(i+1))).
 struct log_histogram {
     std::array<std::uint64_t, 48> buckets{};
     void add(std::uint64_t v);
-    std::uint64_t percentile(double p) const; // upper bound of the bucket holding the p-th percentile
+    // Upper bound (2^(i+1)) of the bucket holding the p-th percentile; p in (0, 1] (values above 1 are read as
+    // percent: 99 = 0.99). 0 when the histogram is empty.
+    std::uint64_t percentile(double p) const;
     std::uint64_t count() const;
 };
 
@@ -37,10 +40,21 @@ struct lock_metrics {
     // Time during which at least one CPU was waiting (for contention %): merged wait intervals.
     std::uint64_t waiting_ns = 0;
     vtime_ns waiting_until = 0; // end of the current merged interval (bookkeeping)
+    vtime_ns waiting_from = 0; // start of the current merged interval (bookkeeping)
+    // pcp->lock only: trylocks that failed because another CPU held the pageset (v6.0+ fallback to the buddy).
+    std::uint64_t trylock_failures = 0;
+    // Grants whose request came earlier in virtual time than a request already granted (see engine_locks.cpp:
+    // only a second lock taken inside one action can arrive late; 0 for one hold per action).
+    std::uint64_t order_inversions = 0;
 };
 
+// Share of the elapsed virtual time during which at least one CPU was waiting for this lock, in percent.
+double contention_pct(const lock_metrics& l, vtime_ns elapsed);
+// Mean hold of one caller (0 when it never held the lock).
+double mean_hold_ns(const lock_metrics& l, mm::lock_caller c);
+
 struct cpu_metrics {
-    std::uint64_t sys_ns = 0;  // allocator work including spinning
+    std::uint64_t sys_ns = 0; // allocator work including spinning
     std::uint64_t user_ns = 0; // workload compute
     std::uint64_t idle_ns = 0;
     std::uint64_t spin_ns = 0; // part of sys_ns spent waiting for locks
@@ -59,10 +73,11 @@ struct lock_hold_record {
     mm::lock_caller caller = mm::lock_caller::other;
     mm::lock_kind kind = mm::lock_kind::zone_lock;
     std::uint32_t pages = 0; // pages freed to / taken from the buddy allocator inside
+    std::int16_t owner = -1; // pcp->lock: the CPU whose pageset it is
 };
 
 enum class event_kind : std::uint8_t {
-    limits_change, // batch/high of a zone's pagesets (cause in text)
+    limits_change, // batch/high of a zone's pagesets (cause in text; `field` says which value)
     pcp_high_change, // one CPU's auto-tuned high (grow / decay / reclaim)
     drain,
     reclaim_start,
@@ -72,21 +87,28 @@ enum class event_kind : std::uint8_t {
     note,
 };
 
+// Which value old_value/new_value describe.
+enum class event_field : std::uint8_t { none, batch, high, high_min, high_max, pages };
+
 struct sim_event {
     vtime_ns t = 0;
     event_kind kind = event_kind::note;
     int cpu = -1, node = -1, zone = -1;
     long old_value = 0, new_value = 0;
     std::string text; // the cause, readable
+    event_field field = event_field::none;
 };
 
 struct global_metrics {
     std::uint64_t allocs = 0, frees = 0;
-    std::uint64_t pcp_hits = 0;      // allocations served from a PCP list without a refill
-    std::uint64_t zone_allocs = 0;   // pages taken from the buddy allocator (refills + direct)
+    std::uint64_t pcp_hits = 0; // allocations served from a PCP list without a refill
+    std::uint64_t zone_allocs = 0; // pages taken from the buddy allocator (refills + direct)
     std::uint64_t free_high_drains = 0;
     std::uint64_t pcp_resident_pages = 0; // at the end of the run (or the last snapshot)
     std::uint64_t reclaimed_pages = 0;
+    std::uint64_t drain_all_calls = 0; // drain_all_pages after a failed allocation
+    std::uint64_t alloc_failures = 0; // allocations that failed even after the drain and retry
+    std::uint64_t events_dropped = 0; // events beyond the engine's cap (engine_config::max_events)
 };
 
 } // namespace pcplab::sim

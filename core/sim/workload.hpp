@@ -8,19 +8,21 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
-namespace pcplab::sim {
+namespace pcplab::sim
+{
 
 using vtime_ns = std::uint64_t; // virtual nanoseconds
 
 struct cpu_action {
     enum class kind : std::uint8_t {
-        alloc,   // allocate one block of `order`, migratetype `mt`, zones up to `highest_zone`
-        free,    // free the block at `pfn` (order `order`)
+        alloc, // allocate one block of `order`, migratetype `mt`, zones up to `highest_zone`
+        free, // free the block at `pfn` (order `order`)
         compute, // user time: `ns` of work that touches no allocator state
-        idle,    // nothing to run for `ns`
-        done,    // this CPU's work is finished (the engine stops asking)
+        idle, // nothing to run for `ns`
+        done, // this CPU's work is finished (the engine stops asking)
     };
     kind k = kind::idle;
     std::uint8_t order = 0;
@@ -33,23 +35,31 @@ struct cpu_action {
 // What a workload knows of the machine it runs on.
 struct workload_env {
     int nr_cpus = 0;
-    std::vector<int> cpus;          // the CPUs it runs on (default: all)
-    std::vector<int> cpu_node;      // node of every CPU
-    unsigned long total_pages = 0;  // managed pages of the machine after boot
+    std::vector<int> cpus; // the CPUs it runs on (default: all)
+    std::vector<int> cpu_node; // node of every CPU
+    unsigned long total_pages = 0; // managed pages of the machine after boot
     std::uint64_t seed = 1;
-    double intensity = 1.0;         // 0..1+: scales task count / sizes where meaningful
-    double user_ns_per_page = 0;    // cost of writing one 4 KiB page (clear_page), from the cost model
+    double intensity = 1.0; // 0..1+: scales task count / sizes where meaningful
+    double user_ns_per_page = 0; // cost of writing one 4 KiB page (clear_page), from the cost model
+};
+
+// A tunable of a workload (documented at the top of its file). 0 usually means "derive from the machine".
+struct workload_param {
+    std::string key; // e.g. "workers", "vm_mib"
+    double value = 0; // the current setting
+    std::string what; // one line: what it sets and its default
 };
 
 // The workload's own measure and a generic score.
 struct workload_score {
-    double work_units = 0;        // e.g. iterations, jobs, bogo ops
-    std::string unit;             // "iterations", "jobs", "bogo ops", "pages"
-    std::string seed_measure;     // e.g. "elapsed" for kernbench
+    double work_units = 0; // e.g. iterations, jobs, bogo ops
+    std::string unit; // "iterations", "jobs", "bogo ops", "pages"
+    std::string seed_measure; // e.g. "elapsed" for kernbench
     double seed_measure_value = 0;
 };
 
-class workload {
+class workload
+{
 public:
     virtual ~workload() = default;
     virtual std::string_view name() const = 0;
@@ -64,6 +74,16 @@ public:
     virtual workload_score score(vtime_ns elapsed) const = 0;
     // True when every CPU is done (finite workloads such as kernbench or boot).
     virtual bool finished() const { return false; }
+
+    // Additions (backwards compatible; the defaults suit a workload without them).
+    // Tunables; set_param before attach() (values take effect there). Returns "" or what is wrong.
+    virtual std::vector<workload_param> params() const { return {}; }
+    virtual std::string set_param(std::string_view key, double value) { return "unknown parameter"; }
+    // Live intensity change: applies from each CPU's next task / pass / burst on.
+    virtual void set_intensity(double intensity) { }
+    // Everything the workload still holds, as (pfn, order), for the engine to free when it replaces or stops
+    // the workload (its tasks are killed). The workload forgets them; afterwards next() returns done.
+    virtual std::vector<std::pair<mm::pfn_t, unsigned>> release_all() { return {}; }
 };
 
 // kernbench, page-fault1, stress-vm, high-order, bursty, boot

@@ -1,0 +1,150 @@
+#include "run_engine.hpp"
+
+#include "sim/engine.hpp"
+#include "sim/preset.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <variant>
+
+namespace pcplab::cli
+{
+
+sim::vtime_ns parse_duration_ns(const std::string& flag, std::string_view text)
+{
+    const std::string t(text);
+    const std::string bad = flag + ": '" + t + "' is not a duration (a number with ns, us, ms or s, e.g. 10s)";
+    std::size_t unit_at = t.find_first_not_of("0123456789.");
+    std::string number = t.substr(0, unit_at), unit = unit_at == std::string::npos ? "s" : t.substr(unit_at);
+    if (number.empty() || number.find('.') != number.rfind('.') || number == ".") throw cli_error(bad);
+    double scale = 0;
+    if (unit == "ns")
+        scale = 1;
+    else if (unit == "us")
+        scale = 1e3;
+    else if (unit == "ms")
+        scale = 1e6;
+    else if (unit == "s")
+        scale = 1e9;
+    else
+        throw cli_error(bad);
+    double ns = std::strtod(number.c_str(), nullptr) * scale;
+    if (!(ns >= 1)) throw cli_error(flag + ": must be at least 1ns, not " + t);
+    if (ns > 1e18) throw cli_error(flag + ": '" + t + "' is too long");
+    return static_cast<sim::vtime_ns>(std::llround(ns));
+}
+
+double parse_positive_real(const std::string& flag, std::string_view text, double max_value)
+{
+    const std::string t(text);
+    char* end = nullptr;
+    double v = t.empty() ? 0 : std::strtod(t.c_str(), &end);
+    if (t.empty() || end != t.c_str() + t.size() || !std::isfinite(v))
+        throw cli_error(flag + ": '" + t + "' is not a number");
+    if (v <= 0) throw cli_error(flag + ": must be more than 0, not " + t);
+    if (v > max_value) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", max_value);
+        throw cli_error(flag + ": must be at most " + buf + ", not " + t);
+    }
+    return v;
+}
+
+std::uint64_t parse_u64(const std::string& flag, std::string_view text)
+{
+    const std::string t(text);
+    if (t.empty() || t.find_first_not_of("0123456789") != std::string::npos)
+        throw cli_error(flag + ": '" + t + "' is not a whole number");
+    errno = 0;
+    unsigned long long v = std::strtoull(t.c_str(), nullptr, 10);
+    if (errno == ERANGE) throw cli_error(flag + ": '" + t + "' is too large");
+    return v;
+}
+
+mm::machine_spec load_preset_or_throw(const std::string& name)
+{
+    auto loaded = sim::load_preset(name);
+    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("--preset " + name + ": " + err->str());
+    return std::get<mm::machine_spec>(loaded);
+}
+
+sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts)
+{
+    auto cfg = sim::make_machine_config(spec, opts);
+    if (auto* err = std::get_if<sim::config_error>(&cfg)) throw cli_error(err->str());
+    return std::get<sim::machine_config>(std::move(cfg));
+}
+
+std::unique_ptr<sim::workload> make_configured_workload(
+    const std::string& name, const std::vector<std::pair<std::string, double>>& params)
+{
+    auto w = sim::make_workload(name);
+    if (!w) throw cli_error("--workload: unknown workload '" + name + "'");
+    for (const auto& [key, value] : params) {
+        std::string err = w->set_param(key, value);
+        if (!err.empty()) {
+            std::string keys;
+            for (const auto& p : w->params()) keys += (keys.empty() ? "" : ", ") + p.key;
+            char v[32];
+            std::snprintf(v, sizeof v, "%g", value);
+            throw cli_error("--param " + key + "=" + v + ": " + err + " (" + name + " takes: " + keys + ")");
+        }
+    }
+    return w;
+}
+
+sim::run_summary execute_run(const run_request& req)
+{
+    const auto wall_start = std::chrono::steady_clock::now();
+    sim::engine_config ec;
+    ec.spec = req.cfg.spec;
+    ec.era = req.cfg.era;
+    ec.patches = req.cfg.patches;
+    ec.workload = req.workload;
+    ec.intensity = req.intensity;
+    ec.seed = req.seed;
+    ec.cpus = req.cpus;
+    ec.hold_threshold_ns = req.hold_threshold_ns;
+    ec.keep_events = false; // a summary needs the counters, not the event log
+
+    make_configured_workload(req.workload, req.params); // refuse bad parameters before booting
+    sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });
+    e.boot();
+    std::string stop = "boot";
+    if (!req.boot_only) {
+        if (req.work_units) {
+            // Step until the workload has done the work; checked every few steps (the score is cheap, not
+            // free), which keeps the stop point deterministic.
+            stop = "work";
+            std::uint64_t n = 0;
+            while (true) {
+                if (e.finished()) break;
+                if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
+                    if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
+                    break;
+                }
+                if (!e.step()) break;
+            }
+        } else {
+            stop = "duration";
+            e.run_until(req.duration_ns.value_or(DEFAULT_DURATION_NS));
+        }
+        if (e.finished()) stop = "finished";
+    }
+    sim::run_summary s = sim::summarize_run(e);
+    const auto wall_end = std::chrono::steady_clock::now();
+
+    s.preset = req.preset;
+    s.workload_params = req.params;
+    s.requested_era = req.cfg.requested.str();
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s.patch_origins.push_back(sim::switch_origin_name(req.cfg.origin[i]));
+    s.stop_reason = stop;
+    s.wall_ns = std::chrono::duration<double, std::nano>(wall_end - wall_start).count();
+    return s;
+}
+
+} // namespace pcplab::cli

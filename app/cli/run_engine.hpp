@@ -1,0 +1,61 @@
+// Shared by `run` and `seeds`: value parsers for their flags, resolving a preset into a machine
+// configuration, and one engine run (boot, run to a stop condition, summarise).
+#pragma once
+
+#include "args.hpp"
+
+#include "sim/machine_config.hpp"
+#include "sim/run_summary.hpp"
+#include "sim/workload.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pcplab::cli
+{
+
+// "10s", "250ms", "5us", "100ns", "1.5s" (a bare number is seconds); > 0. Throws cli_error naming `flag`.
+sim::vtime_ns parse_duration_ns(const std::string& flag, std::string_view text);
+// A finite number > 0 and <= max_value.
+double parse_positive_real(const std::string& flag, std::string_view text, double max_value);
+// A whole number >= 0 (64-bit).
+std::uint64_t parse_u64(const std::string& flag, std::string_view text);
+
+// Load a preset by name or path; throws cli_error("--preset NAME: ...") when it cannot.
+mm::machine_spec load_preset_or_throw(const std::string& name);
+// make_machine_config, its error turned into a cli_error that names the flag (or the preset).
+sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts);
+
+struct run_request {
+    std::string preset; // as given (for the summary)
+    sim::machine_config cfg;
+    std::string workload;
+    double intensity = 1.0;
+    std::uint64_t seed = 1;
+    sim::vtime_ns hold_threshold_ns = 1'000'000;
+    std::optional<sim::vtime_ns> duration_ns; // stop at this virtual time
+    std::optional<double> work_units; // stop once the workload has done this much
+    std::vector<int> cpus; // CPUs the workload runs on; empty = all
+    std::vector<std::pair<std::string, double>> params; // workload tunables (workload::set_param), in order
+    bool boot_only = false; // boot (deferred init) and stop
+};
+
+// Without --duration or --work: one virtual second (a finite workload may finish first).
+inline constexpr sim::vtime_ns DEFAULT_DURATION_NS = 1'000'000'000;
+// A safety net for --work (a workload that stops producing work units would otherwise run forever).
+inline constexpr sim::vtime_ns WORK_TIME_CAP_NS = 3600ULL * 1'000'000'000ULL;
+
+// A fresh workload with `params` set; throws cli_error("--param KEY=VALUE: ...") for a parameter it refuses.
+std::unique_ptr<sim::workload> make_configured_workload(
+    const std::string& name, const std::vector<std::pair<std::string, double>>& params);
+
+// Boot, run until the first stop condition (the duration, the work, the workload finishing), summarise.
+// Everything in the summary comes from the engine; the caller's configuration names are filled in.
+sim::run_summary execute_run(const run_request& req);
+
+} // namespace pcplab::cli

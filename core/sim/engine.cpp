@@ -1,0 +1,209 @@
+// The engine: the step loop and the workload's actions. Every step pops the CPU whose clock is furthest
+// behind (ties: lower CPU id) and runs one thing for it, in this order of priority:
+//   1. its vmstat tick, once its clock has crossed the tick's instant (engine_periodic.cpp);
+//   2. a reclaim batch, when the kswapd-like reclaimer of a node runs on this CPU and has work;
+//   3. the next chunk of a compute or idle period (cut at tick instants so ticks are never skipped);
+//   4. the workload's next action: alloc / free on the real allocator, compute, idle or done.
+// Allocator work is priced by the cost model and charged to the CPU's clock; locks place their holds in
+// virtual time (engine_locks.cpp).
+#include "engine_impl.hpp"
+
+#include "mm/page_alloc.hpp"
+#include "mm/pcp.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pcplab::sim
+{
+
+namespace
+{
+
+// The zone an allocation of this CPU tries first: its node's highest populated zone allowed by the request.
+mm::zone* preferred_zone(mm::machine& m, int nid, unsigned highest)
+{
+    auto& pg = *m.nodes[static_cast<std::size_t>(nid)];
+    for (int t = static_cast<int>(std::min<unsigned>(highest, mm::ZONE_MOVABLE)); t >= 0; --t) {
+        mm::zone& z = pg.z(static_cast<mm::zone_type>(t));
+        if (z.populated() && z.managed()) return &z;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+bool engine::impl::finished() const
+{
+    return workload_finished || (nr_workload_cpus > 0 && done_cpus >= nr_workload_cpus);
+}
+
+bool engine::impl::step()
+{
+    if (!booted) boot();
+    if (finished()) return false;
+    const int cpu = heap.top();
+    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    const vtime_ns t = clock[static_cast<std::size_t>(cpu)];
+    acting = cpu;
+    in_step = true;
+    s.chunk_kind = cpu_activity::ready; // run_chunk sets it again when this step is a chunk
+    if (t >= s.next_tick) {
+        run_tick(cpu);
+        s.next_tick += NS_PER_SEC;
+    } else if (s.reclaim_nodes) {
+        run_reclaim_step(cpu);
+    } else if (s.activity != cpu_activity::ready) {
+        run_chunk(cpu);
+    } else if (!s.runs_workload || s.done) {
+        start_activity(cpu, cpu_activity::idle, s.next_tick - t);
+    } else {
+        run_action(cpu);
+    }
+    in_step = false;
+    requeue(cpu);
+    ++steps;
+    return true;
+}
+
+// One piece of a compute or idle period, ending at the period's end or the next tick, whichever is first.
+void engine::impl::run_chunk(int cpu)
+{
+    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    vtime_ns& t = clock[static_cast<std::size_t>(cpu)];
+    const vtime_ns chunk = std::min(s.cont_left, s.next_tick > t ? s.next_tick - t : vtime_ns{1});
+    s.chunk_start = t;
+    s.chunk_kind = s.activity;
+    t += chunk;
+    s.cont_left -= chunk;
+    if (s.activity == cpu_activity::compute) {
+        cpu_m[static_cast<std::size_t>(cpu)].user_ns += chunk;
+        // User work is taken to stream memory at the clear_page rate: 64 lines per page-time, which pushes
+        // the allocator's struct pages out of this CPU's caches.
+        caches->cpu(cpu)->add_traffic(chunk * 64 / prices.clear_page_ns);
+    } else
+        cpu_m[static_cast<std::size_t>(cpu)].idle_ns += chunk;
+    if (s.cont_left == 0) s.activity = cpu_activity::ready;
+}
+
+void engine::impl::start_activity(int cpu, cpu_activity a, vtime_ns ns)
+{
+    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    s.activity = a;
+    s.cont_left = std::max<vtime_ns>(ns, 1); // a zero-length period would let the clock stand still
+    run_chunk(cpu);
+}
+
+void engine::impl::run_action(int cpu)
+{
+    const cpu_action a = load->next(cpu, clock[static_cast<std::size_t>(cpu)]);
+    switch (a.k) {
+    case cpu_action::kind::alloc:
+        do_alloc(cpu, a);
+        break;
+    case cpu_action::kind::free:
+        do_free(cpu, a);
+        break;
+    case cpu_action::kind::compute:
+        start_activity(cpu, cpu_activity::compute, a.ns);
+        break;
+    case cpu_action::kind::idle:
+        start_activity(cpu, cpu_activity::idle, a.ns);
+        break;
+    case cpu_action::kind::done: {
+        cpu_state& s = st[static_cast<std::size_t>(cpu)];
+        if (!s.done) {
+            s.done = true;
+            ++done_cpus;
+        }
+        finish_time = std::max(finish_time, clock[static_cast<std::size_t>(cpu)]);
+        workload_finished = load->finished();
+        break;
+    }
+    }
+}
+
+// alloc_pages for one block; on failure the slow path (engine_periodic.cpp: reclaim, drain, retries).
+void engine::impl::do_alloc(int cpu, const cpu_action& a)
+{
+    const auto ucpu = static_cast<std::size_t>(cpu);
+    const vtime_ns t0 = clock[ucpu];
+    begin_action(cpu);
+    mm::alloc_request req;
+    req.order = a.order;
+    req.migratetype = a.mt;
+    req.highest_zoneidx = static_cast<mm::zone_type>(std::min<unsigned>(a.highest_zone, mm::ZONE_MOVABLE));
+
+    mm::zone* watched = autotune ? preferred_zone(*m, st[ucpu].node, req.highest_zoneidx) : nullptr;
+    const int high_before = watched ? watched->per_cpu_pageset[ucpu].high : 0;
+
+    std::size_t more_calls = 0;
+    mm::pfn_t pfn = mm::alloc_pages(ctxs[ucpu], req);
+    if (pfn == mm::NO_PFN) pfn = alloc_slowpath(cpu, req, more_calls);
+    const bool refill = act_refill, direct = act_zone_direct;
+    end_action(cpu, prices.call_ns * (1 + more_calls));
+
+    cpu_metrics& cm = cpu_m[ucpu];
+    cm.sys_ns += clock[ucpu] - t0;
+    cm.allocs += 1;
+    tot.allocs += 1;
+    tot.zone_allocs += meter.pages_from_buddy - action_from_buddy;
+    if (pfn == mm::NO_PFN) {
+        cm.alloc_failures += 1;
+        tot.alloc_failures += 1;
+    } else if (refill) {
+        cm.refills += 1;
+    } else if (!direct) {
+        cm.pcp_hits += 1;
+        tot.pcp_hits += 1;
+    }
+    if (watched) {
+        const int high_after = watched->per_cpu_pageset[ucpu].high;
+        if (high_after != high_before)
+            note_high_change(cpu, *watched, high_before, high_after,
+                high_after > high_before
+                    ? HIGH_GROW_REFILL
+                    : (watched->flags & mm::ZONE_BELOW_HIGH ? HIGH_SHRINK_BELOW_HIGH : HIGH_OTHER));
+    }
+    if (pfn != mm::NO_PFN) check_watermark(m->page_zone(m->pfn_to_page(pfn)));
+    load->allocated(cpu, pfn, clock[ucpu]);
+}
+
+// free_pages for one block the workload owns.
+void engine::impl::do_free(int cpu, const cpu_action& a)
+{
+    const auto ucpu = static_cast<std::size_t>(cpu);
+    const vtime_ns t0 = clock[ucpu];
+    mm::zone& z = m->page_zone(m->pfn_to_page(a.pfn));
+    mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
+    const int high_before = pcp.high;
+
+    begin_action(cpu);
+    mm::free_pages(ctxs[ucpu], a.pfn, a.order);
+    const bool flushed = act_flush;
+    end_action(cpu, prices.call_ns);
+
+    cpu_metrics& cm = cpu_m[ucpu];
+    cm.sys_ns += clock[ucpu] - t0;
+    cm.frees += 1;
+    tot.frees += 1;
+    // free_high (v5.18+): a high-order free that emptied the lists below a batch instead of trimming them to
+    // high - batch (a normal flush leaves at least batch pages; see nr_pcp_free).
+    if (flushed && a.order > 0 && a.order <= mm::PAGE_ALLOC_COSTLY_ORDER && m->era.has_free_high()
+        && pcp.count < pcp.batch)
+        tot.free_high_drains += 1;
+    if (autotune && pcp.high != high_before) {
+        std::uint8_t cause = HIGH_OTHER;
+        if (pcp.high > high_before)
+            cause = HIGH_GROW_FREE_RUN;
+        else if (z.flags & mm::ZONE_RECLAIM_ACTIVE)
+            cause = HIGH_SHRINK_RECLAIM;
+        else if (z.flags & mm::ZONE_BELOW_HIGH)
+            cause = HIGH_SHRINK_BELOW_HIGH;
+        else if (a.order > 0)
+            cause = HIGH_SHRINK_FREE_HIGH;
+        note_high_change(cpu, z, high_before, pcp.high, cause);
+    }
+}
+
+} // namespace pcplab::sim

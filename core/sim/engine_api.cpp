@@ -1,0 +1,165 @@
+// The engine's public face: thin forwards to engine::impl.
+#include "engine_impl.hpp"
+
+#include <algorithm>
+
+namespace pcplab::sim
+{
+
+namespace
+{
+
+workload_factory named_workload(const std::string& name)
+{
+    return [name] { return make_workload(name); };
+}
+
+} // namespace
+
+engine::engine(const engine_config& cfg)
+    : m_impl(std::make_unique<impl>(cfg, named_workload(cfg.workload)))
+{
+}
+
+engine::engine(const engine_config& cfg, workload_factory make_load)
+    : m_impl(std::make_unique<impl>(cfg, std::move(make_load)))
+{
+}
+
+engine::~engine() = default;
+
+void engine::boot()
+{
+    m_impl->boot();
+}
+
+const std::vector<engine::boot_node_report>& engine::boot_report() const
+{
+    return m_impl->boot_nodes;
+}
+
+void engine::reboot()
+{
+    m_impl->create_machine();
+    m_impl->boot();
+}
+
+bool engine::step()
+{
+    return m_impl->step();
+}
+
+void engine::run_until(vtime_ns t)
+{
+    impl& e = *m_impl;
+    if (!e.booted) e.boot();
+    while (e.now() < t && e.step()) { }
+}
+
+vtime_ns engine::now() const
+{
+    return m_impl->now();
+}
+
+vtime_ns engine::elapsed() const
+{
+    return m_impl->finished() ? m_impl->finish_time : m_impl->now();
+}
+
+bool engine::finished() const
+{
+    return m_impl->finished();
+}
+
+std::uint64_t engine::events_processed() const
+{
+    return m_impl->steps;
+}
+
+void engine::set_patch(mm::patch p, bool on)
+{
+    m_impl->set_patch(p, on);
+}
+
+void engine::set_intensity(double intensity)
+{
+    m_impl->set_intensity(intensity);
+}
+
+std::string engine::set_sysctl(const std::string& name, long value)
+{
+    return m_impl->set_sysctl(name, value);
+}
+
+const engine_config& engine::config() const
+{
+    return m_impl->cfg;
+}
+
+mm::machine& engine::machine()
+{
+    return *m_impl->m;
+}
+
+const cost_model& engine::costs() const
+{
+    return m_impl->model;
+}
+
+const cost_rates& engine::rates() const
+{
+    return m_impl->rates;
+}
+
+const std::vector<lock_metrics>& engine::zone_locks() const
+{
+    return m_impl->zone_lock_m;
+}
+
+const lock_metrics& engine::pcp_locks() const
+{
+    return m_impl->pcp_lock_m;
+}
+
+const std::vector<cpu_metrics>& engine::cpus() const
+{
+    return m_impl->cpu_m;
+}
+
+// pcp_resident_pages is a sum over every pageset: computed when asked rather than tracked per step.
+const global_metrics& engine::totals() const
+{
+    std::uint64_t resident = 0;
+    m_impl->m->for_each_populated_zone([&](mm::zone& z) {
+        for (const auto& pcp : z.per_cpu_pageset) resident += static_cast<std::uint64_t>(std::max(pcp.count, 0));
+    });
+    m_impl->tot.pcp_resident_pages = resident;
+    return m_impl->tot;
+}
+
+const std::vector<sim_event>& engine::events() const
+{
+    return m_impl->events;
+}
+
+const std::vector<lock_hold_record>& engine::holds() const
+{
+    return m_impl->holds;
+}
+
+const mm::mm_work& engine::work_done() const
+{
+    return m_impl->meter;
+}
+
+workload_score engine::score() const
+{
+    return m_impl->load->score(elapsed());
+}
+
+const workload& engine::load() const
+{
+    return *m_impl->load;
+}
+
+} // namespace pcplab::sim

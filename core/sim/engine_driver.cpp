@@ -1,0 +1,236 @@
+#include "sim/engine_driver.hpp"
+
+#include "sim/machine_config.hpp"
+#include "sim/pacing.hpp"
+
+#include <cmath>
+
+namespace pcplab::sim
+{
+
+namespace
+{
+
+// Boots with a progress observer when the engine offers `void boot(const boot_observer*)` (the proposed
+// addition to engine.hpp), else plainly. A template so that either engine compiles.
+template <typename E> bool boot_with_observer(E& e, const boot_observer& obs)
+{
+    if constexpr (requires { e.boot(&obs); }) {
+        e.boot(&obs);
+        return true;
+    } else if constexpr (requires { e.boot(obs); }) {
+        e.boot(obs);
+        return true;
+    } else {
+        e.boot();
+        return false;
+    }
+}
+
+bool is_workload(const std::string& name)
+{
+    return make_workload(name) != nullptr;
+}
+
+} // namespace
+
+engine_driver::engine_driver(engine_config cfg, workload_factory make_load, int side, snapshot_options opt)
+    : m_cfg(std::move(cfg))
+    , m_make_load(std::move(make_load))
+    , m_side(side)
+    , m_opt(opt)
+{
+}
+
+engine_driver::~engine_driver() = default;
+
+void engine_driver::fail(const std::string& what, const std::exception& e)
+{
+    fail(what + ": " + e.what());
+}
+
+void engine_driver::fail(std::string message)
+{
+    m_error = std::move(message);
+}
+
+void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run)
+{
+    m_engine.reset(); // frees the old machine before the new one is built
+    m_error.clear();
+    m_finished = false;
+    m_reboot = false;
+    m_boundary = 0;
+    const std::uint64_t seq = m_cursor.seq;
+    m_cursor = snapshot_cursor{};
+    m_cursor.seq = seq; // a source's sequence numbers keep increasing across reboots
+    ++m_generation;
+    run_info r = run;
+    r.generation = m_generation;
+    snapshot_context ctx;
+    ctx.side = m_side;
+    ctx.state = run_state::booting;
+    ctx.run = r;
+    try {
+        m_engine = m_make_load ? std::make_unique<engine>(m_cfg, m_make_load) : std::make_unique<engine>(m_cfg);
+        publish(build_boot_snapshot(m_cfg, m_engine->machine(), nullptr, m_cursor, ctx));
+        boot_observer obs;
+        obs.interval = interval;
+        obs.on_progress = [&](const mm::machine& m, const mm::deferred_init& di) {
+            publish(build_boot_snapshot(m_cfg, m, &di, m_cursor, ctx));
+        };
+        boot_with_observer(*m_engine, obs);
+    } catch (const std::exception& e) {
+        fail("boot", e);
+        m_engine.reset();
+    }
+    m_rate_wall = std::chrono::steady_clock::now();
+    m_rate_events = 0;
+    m_rate_vt = 0;
+}
+
+vtime_ns engine_driver::now() const
+{
+    return m_engine && !failed() ? m_engine->now() : m_boundary;
+}
+
+std::uint64_t engine_driver::events_processed() const
+{
+    return m_engine && !failed() ? m_engine->events_processed() : 0;
+}
+
+void engine_driver::advance(std::uint64_t quanta, vtime_ns quantum, const std::function<bool()>& stop)
+{
+    for (std::uint64_t i = 0; i < quanta && !finished(); ++i) {
+        if (stop && stop()) return;
+        const vtime_ns b = next_boundary(m_boundary, quantum);
+        try {
+            m_engine->run_until(b);
+            // run_until stops short of `b` only when the workload is done everywhere.
+            m_finished = m_engine->now() < b || m_engine->finished();
+        } catch (const std::exception& e) {
+            fail("run", e);
+            return;
+        }
+        m_boundary = b;
+    }
+}
+
+void engine_driver::step_action()
+{
+    if (finished()) return;
+    try {
+        if (!m_engine->step()) m_finished = true;
+    } catch (const std::exception& e) {
+        fail("step", e);
+    }
+}
+
+command_result engine_driver::result_of(const engine_command& c, bool ok, std::string message) const
+{
+    command_result r;
+    r.id = c.id;
+    r.kind = c.kind;
+    r.what = c.describe();
+    r.ok = ok;
+    r.message = std::move(message);
+    r.applied_at_ns = m_boundary;
+    r.applied_at_event = events_processed();
+    return r;
+}
+
+command_result engine_driver::apply(const engine_command& c)
+{
+    switch (c.kind) {
+    case command_kind::reboot:
+        // Without a new configuration: the engine's own, which holds the live switches, sysctls, intensity.
+        if (c.config)
+            m_cfg = *c.config;
+        else if (m_engine && !failed())
+            m_cfg = m_engine->config();
+        m_reboot = true;
+        return result_of(c);
+    case command_kind::set_workload:
+        if (!is_workload(c.name)) return result_of(c, false, "unknown workload '" + c.name + "'");
+        if (m_engine && !failed()) m_cfg = m_engine->config();
+        m_cfg.workload = c.name;
+        m_make_load = nullptr; // a named workload replaces one of one's own
+        m_reboot = true;
+        return result_of(c, true, "the run restarts with the new workload");
+    default:
+        break;
+    }
+    if (!m_engine || failed()) return result_of(c, false, "no engine is running");
+    try {
+        switch (c.kind) {
+        case command_kind::set_patch: {
+            auto p = mm::patch_from_name(c.name);
+            if (!p) return result_of(c, false, "unknown switch '" + c.name + "'");
+            // Accepted even where it means nothing on this era (the engine records why, as does the result).
+            std::string why = mm::patch_not_applicable(*p, c.on, m_engine->machine().era.version);
+            m_engine->set_patch(*p, c.on);
+            return result_of(c, true, why);
+        }
+        case command_kind::set_sysctl: {
+            std::string err = m_engine->set_sysctl(c.name, c.value);
+            return result_of(c, err.empty(), err);
+        }
+        case command_kind::set_intensity:
+            if (!std::isfinite(c.number) || c.number < 0)
+                return result_of(c, false, "intensity must be a finite number >= 0");
+            m_engine->set_intensity(c.number);
+            return result_of(c);
+        default:
+            return result_of(c, false, "not an engine command");
+        }
+    } catch (const std::exception& e) {
+        return result_of(c, false, e.what());
+    }
+}
+
+std::shared_ptr<const snapshot> engine_driver::make_snapshot(
+    run_state state, run_info run, std::vector<command_result> commands)
+{
+    if (failed())
+        state = run_state::failed;
+    else if (m_finished && (state == run_state::running || state == run_state::paused))
+        state = run_state::finished;
+
+    // Achieved rates over the interval since the previous snapshot (display only).
+    const auto wall = std::chrono::steady_clock::now();
+    const double dt = std::chrono::duration<double>(wall - m_rate_wall).count();
+    const std::uint64_t ev = events_processed();
+    const vtime_ns vt = now();
+    if (dt > 0) {
+        m_events_per_s = static_cast<double>(ev - std::min(ev, m_rate_events)) / dt;
+        m_vns_per_s = static_cast<double>(vt - std::min(vt, m_rate_vt)) / dt;
+    }
+    m_rate_wall = wall;
+    m_rate_events = ev;
+    m_rate_vt = vt;
+    run.events_per_s = state == run_state::running ? m_events_per_s : 0;
+    run.vns_per_s = state == run_state::running ? m_vns_per_s : 0;
+    run.generation = m_generation;
+
+    snapshot_context ctx;
+    ctx.side = m_side;
+    ctx.state = state;
+    ctx.error = m_error;
+    ctx.boundary_ns = m_boundary;
+    ctx.run = run;
+    ctx.commands = std::move(commands);
+    std::shared_ptr<snapshot> s;
+    if (m_engine && !failed()) {
+        try {
+            s = build_snapshot(*m_engine, m_cursor, ctx, m_opt);
+        } catch (const std::exception& e) {
+            fail("snapshot", e);
+            ctx.state = run_state::failed;
+            ctx.error = m_error;
+        }
+    }
+    if (!s) s = build_config_snapshot(m_cfg, m_cursor, std::move(ctx));
+    return s;
+}
+
+} // namespace pcplab::sim

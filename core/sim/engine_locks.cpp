@@ -1,0 +1,190 @@
+// zone->lock and pcp->lock in virtual time, and the charging of allocator work to the acting CPU's clock.
+//
+// Work is charged lazily so that a lock is requested at the clock the CPU had when its action started or
+// when it last released a lock. Work done while no lock is held is charged at the end of the action; work
+// done inside a hold is charged when that hold is released, so the hold lasts exactly as long as the work
+// done inside it (nested holds included) plus the acquire cost. The order of work inside one action is
+// permuted by this (the picking of seed 001 is charged after the zone->lock hold instead of before), but
+// every duration is exact, and because the acting CPU is the one furthest behind, the first lock request of
+// every action is never earlier than a request already granted: locks are granted in request order. A
+// second request inside the same action (drain loops, seed 003's chunks, a fallback to another zone) comes
+// at the release of the first and may be granted ahead of a CPU whose request time was earlier; those
+// grants are counted in lock_metrics::order_inversions.
+//
+// Acquire: requested at t; if the lock is free, granted at t and the hold includes lock_ns plus the lock
+// word's cache-line transfer from the previous holder; if not, the CPU spins until the release and gets the
+// line after one hand-over (wait = grant - t), then pays lock_ns inside the hold. The hand-over cost comes
+// from the cost model by topology (SMT sibling, same socket, where the lock word is homed).
+#include "engine_impl.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace pcplab::sim
+{
+
+void engine::impl::begin_action(int cpu)
+{
+    acting = cpu;
+    mark_ps = prices.price_ps(meter);
+    action_from_buddy = meter.pages_from_buddy;
+    pending_ps = {};
+    depth = 0;
+    act_refill = act_zone_direct = act_flush = false;
+}
+
+// Prices are linear, so the work since the mark costs price(meter) - price(mark): no per-counter difference.
+std::uint64_t engine::impl::sync_ps()
+{
+    const std::uint64_t now_ps = prices.price_ps(meter);
+    const std::uint64_t ps = now_ps - mark_ps;
+    mark_ps = now_ps;
+    return ps;
+}
+
+// Advance a clock by `ps` picoseconds, carrying the sub-nanosecond rest so nothing is lost to rounding.
+void engine::impl::charge(int cpu, std::uint64_t ps)
+{
+    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    const std::uint64_t total = s.rem_ps + ps;
+    clock[static_cast<std::size_t>(cpu)] += total / 1000;
+    s.rem_ps = static_cast<std::uint32_t>(total % 1000);
+}
+
+void engine::impl::end_action(int cpu, std::uint64_t fixed_ns)
+{
+    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
+    std::uint64_t ps = fixed_ns * 1000;
+    for (auto& p : pending_ps) {
+        ps += p; // a lock still held at the end of an action would be a bug in the core; charge it anyway
+        p = 0;
+    }
+    depth = 0;
+    charge(cpu, ps);
+}
+
+vlock& engine::impl::lock_of(const mm::lock_id& id)
+{
+    const auto slot = static_cast<std::size_t>(zone_slot(id.node, id.zone));
+    if (id.kind == mm::lock_kind::zone_lock) return zone_vlocks[slot];
+    return pcp_vlocks[slot * st.size() + static_cast<std::size_t>(id.cpu)];
+}
+
+std::uint64_t engine::impl::handover_ns(int from, int to, int home_socket) const
+{
+    if (from < 0 || from == to) return 0;
+    const cpu_state& a = st[static_cast<std::size_t>(from)];
+    const cpu_state& b = st[static_cast<std::size_t>(to)];
+    // cost_model's handover_ns by topology: SMT sibling, same socket, and which side of the transfer sits on
+    // the socket the lock word is homed on (cost-model-sources.md §1: the home-node effect).
+    return prices.handover[a.core == b.core][a.socket == b.socket][a.socket == home_socket][b.socket == home_socket];
+}
+
+void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
+{
+    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
+    vlock& l = lock_of(id);
+    vtime_ns& clk = clock[static_cast<std::size_t>(acting)];
+    const vtime_ns t = clk;
+    const std::uint64_t line = handover_ns(l.last_holder, cpu, l.home_socket);
+    if (l.free_at > t) {
+        l.grant = l.free_at + line;
+        l.acquire_ns = prices.lock_ns;
+        cpu_m[static_cast<std::size_t>(acting)].spin_ns += l.grant - t;
+    } else {
+        l.grant = t;
+        l.acquire_ns = prices.lock_ns + line;
+    }
+    l.request = t;
+    if (t < l.last_request)
+        ++l.metrics->order_inversions;
+    else
+        l.last_request = t;
+    clk = l.grant;
+    if (depth + 1 < static_cast<int>(pending_ps.size())) ++depth;
+
+    if (id.kind == mm::lock_kind::zone_lock) {
+        if (caller == mm::lock_caller::rmqueue_bulk) act_refill = true;
+        if (caller == mm::lock_caller::rmqueue_buddy) act_zone_direct = true;
+        if (caller == mm::lock_caller::free_pcppages_bulk) act_flush = true;
+    }
+}
+
+// pcp_spin_trylock (v6.0+): fails while another CPU (a remote drain) holds the pageset at this instant.
+bool engine::impl::trylock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
+{
+    vlock& l = lock_of(id);
+    if (l.free_at > clock[static_cast<std::size_t>(acting)]) {
+        ++l.metrics->trylock_failures;
+        return false;
+    }
+    lock(id, cpu, caller);
+    return true;
+}
+
+void engine::impl::unlock(const mm::lock_id& id, int cpu, mm::lock_caller caller, const mm::mm_work& inside)
+{
+    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
+    vlock& l = lock_of(id);
+    charge(acting, pending_ps[static_cast<std::size_t>(depth)] + l.acquire_ns * 1000);
+    pending_ps[static_cast<std::size_t>(depth)] = 0;
+    if (depth > 0) --depth;
+    const vtime_ns end = clock[static_cast<std::size_t>(acting)];
+    record_hold(l, id, cpu, caller, end, inside.pages_to_buddy + inside.pages_from_buddy);
+    l.free_at = end;
+    l.last_holder = cpu;
+}
+
+void engine::impl::record_hold(
+    vlock& l, const mm::lock_id& id, int cpu, mm::lock_caller caller, vtime_ns end, std::uint64_t pages)
+{
+    if (reclaim_caller) caller = mm::lock_caller::reclaim;
+    lock_metrics& lm = *l.metrics;
+    const std::uint64_t hold = end - l.grant;
+    const std::uint64_t wait = l.grant - l.request;
+    const auto ci = static_cast<unsigned>(caller);
+
+    lm.acquisitions += 1;
+    if (wait) {
+        lm.contended += 1;
+        lm.wait_ns_total += wait;
+        lm.wait_ns_max = std::max(lm.wait_ns_max, wait);
+        lm.wait_hist.add(wait);
+        // Time during which some CPU waited: grants of one lock come in increasing order, so each wait
+        // interval either starts after the merged interval so far or extends it to the right.
+        if (l.request >= lm.waiting_until) {
+            lm.waiting_ns += wait;
+            lm.waiting_from = l.request;
+            lm.waiting_until = l.grant;
+        } else if (l.grant > lm.waiting_until) {
+            lm.waiting_ns += l.grant - lm.waiting_until;
+            lm.waiting_until = l.grant;
+        }
+    }
+    lm.hold_ns_total += hold;
+    lm.hold_ns_max = std::max(lm.hold_ns_max, hold);
+    lm.hold_hist.add(hold);
+    lm.max_pages_per_hold = std::max(lm.max_pages_per_hold, pages);
+    if (hold > cfg.hold_threshold_ns) lm.holds_over_threshold += 1;
+    lm.holds_by_caller[ci] += 1;
+    lm.hold_ns_by_caller[ci] += hold;
+    lm.max_pages_by_caller[ci] = std::max(lm.max_pages_by_caller[ci], pages);
+
+    if (cfg.keep_holds) {
+        constexpr std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
+        lock_hold_record r;
+        r.start = l.grant;
+        r.hold_ns = static_cast<std::uint32_t>(std::min(hold, u32));
+        r.wait_ns = static_cast<std::uint32_t>(std::min(wait, u32));
+        r.cpu = static_cast<std::uint16_t>(cpu);
+        r.node = static_cast<std::uint8_t>(id.node);
+        r.zone = static_cast<std::uint8_t>(id.zone);
+        r.caller = caller;
+        r.kind = id.kind;
+        r.pages = static_cast<std::uint32_t>(std::min(pages, u32));
+        r.owner = static_cast<std::int16_t>(id.kind == mm::lock_kind::pcp_lock ? id.cpu : -1);
+        holds.push_back(r);
+    }
+}
+
+} // namespace pcplab::sim

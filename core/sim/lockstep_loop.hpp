@@ -1,0 +1,74 @@
+// The loop that runs one or more engines in lockstep, each on its own thread: commands between quanta,
+// whole quanta per tick, snapshots at a steady wall-clock rate. engine_thread (one engine) and ab_runner
+// (two) are thin fronts over it.
+//
+// Determinism. The engines only ever see this sequence of calls: run_until(b) for consecutive multiples b
+// of the quantum, step() for single steps, and commands applied between two such calls. Pacing decides how
+// many quanta a tick runs and when a snapshot is built, never where a quantum ends, and building a snapshot
+// only reads. So the states an engine goes through are a function of its configuration and of the commands
+// with the boundary at which each was applied, which every command_result records (applied_at_ns,
+// applied_at_event). A command with `at` set is applied at the first boundary >= at, whatever the pacing:
+// replaying a run's results as timed commands reproduces it exactly.
+#pragma once
+
+#include "sim/engine_command.hpp"
+#include "sim/engine_driver.hpp"
+#include "sim/pacing.hpp"
+
+#include <functional>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace pcplab::sim
+{
+
+struct loop_options {
+    double publish_hz = 30; // snapshots per wall second while running
+    double speed = 0; // virtual ns per wall second; 0 = as fast as possible
+    vtime_ns quantum_ns = 100'000; // virtual time between command boundaries
+    bool start_paused = false; // boot, publish, then wait for resume or step
+    snapshot_options snapshots;
+    workload_factory make_load; // a workload of one's own for every engine; empty = each config's by name
+};
+
+class lockstep_loop
+{
+public:
+    // Receives one snapshot per engine (index = side). While an engine boots, the others' entries are
+    // null (unchanged). Called on the engines' threads: keep it short and never block in it.
+    using publish_fn = std::function<void(const std::vector<std::shared_ptr<const snapshot>>&)>;
+
+    lockstep_loop(std::vector<engine_config> cfgs, loop_options opt, publish_fn publish);
+    ~lockstep_loop(); // stop()
+    lockstep_loop(const lockstep_loop&) = delete;
+    lockstep_loop& operator=(const lockstep_loop&) = delete;
+
+    std::uint64_t post(engine_command c);
+    // Stops between two quanta (a boot in progress completes first), publishes a final `stopped` snapshot
+    // per engine and joins every thread. Idempotent.
+    void stop();
+
+private:
+    class worker;
+    struct state;
+    void run();
+    void run_loop(state& st);
+    void for_each_driver(const std::function<void(std::size_t)>& f);
+    bool targets(const engine_command& c, std::size_t side) const;
+    void apply(engine_command& c, state& st);
+    void boot_all(state& st, bool only_requested);
+    void publish_round(state& st, bool stopping);
+    void note(state& st, std::uint64_t id, const std::string& text);
+    run_state state_of(const engine_driver& d, const state& st) const;
+
+    std::vector<std::unique_ptr<engine_driver>> m_drivers;
+    std::vector<std::unique_ptr<worker>> m_workers; // one per engine after the first
+    loop_options m_opt;
+    publish_fn m_publish;
+    command_queue m_queue;
+    std::thread m_thread;
+    bool m_joined = false;
+};
+
+} // namespace pcplab::sim

@@ -1,0 +1,359 @@
+// The seeds' published numbers (quoted in shared/reference/seed-results.md from the seed mails), and the
+// comparison of a simulated switch-off / switch-on pair with them.
+#include "sim/seed_reference.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace pcplab::sim
+{
+
+namespace
+{
+
+using ec = expected_change;
+
+std::vector<seed_reference> make_references()
+{
+    std::vector<seed_reference> out;
+
+    seed_reference s0;
+    s0.id = "000";
+    s0.title = "Recalculate pcp batch and high after deferred meminit";
+    s0.author = "Mel Gorman, Oct 2019";
+    s0.sw = mm::patch::pcp_update_after_deferred_init;
+    s0.preset = "epyc2-256";
+    s0.era = "5.4.0-rc3";
+    s0.workload = "kernbench";
+    s0.machine = "2-socket AMD EPYC 2, 256 logical CPUs, 2 NUMA nodes";
+    s0.benchmark = "kernbench, make -j256 (mmtests config-workload-kernbench-max), 5.4.0-rc3";
+    const std::string k0 = "seed 000 mail, mmtests kernbench ";
+    s0.figures = {
+        {"normal_batch", "batch of the Normal zones", "pages", 7, 63, false, std::nullopt, change_form::percent,
+            ec::exact, "", true, "seed 000 mail, zoneinfo of all 1024 pagesets (512 x batch 7 -> batch 63)"},
+        {"sys_ns", "system CPU time", "s", 14760.30, 4551.77, false, -69.16, change_form::percent, ec::decrease, "",
+            false, k0 + "Amean syst-256"},
+        {"build_elapsed_s", "elapsed time", "s", 162.42, 118.46, false, -27.06, change_form::percent, ec::decrease, "",
+            false, k0 + "Amean elsp-256"},
+        {"user_ns", "user CPU time", "s", 13249.50, 15928.40, false, 20.22, change_form::percent, ec::increase, "",
+            false, k0 + "Amean user-256 (worse with the fix)"},
+        {"zone_lock_wait_ns", "zone->lock wait", "ns", std::nullopt, std::nullopt, false, std::nullopt,
+            change_form::percent, ec::decrease, "", false, "seed 000 mail: the profile blamed zone->lock contention"},
+    };
+    out.push_back(std::move(s0));
+
+    seed_reference s1;
+    s1.id = "001";
+    s1.title = "free_pcppages_bulk: do not hold lock when picking pages to free";
+    s1.author = "Aaron Lu, 2018";
+    s1.sw = mm::patch::bulk_free_pick_outside_lock;
+    s1.preset = "skylake-4s";
+    s1.era = "v4.17";
+    s1.workload = "page-fault1";
+    s1.machine = "Skylake 4-socket";
+    s1.benchmark = "will-it-scale page_fault1, full load, v4.15-rc4 base";
+    s1.figures = {
+        {"seed_measure", "page_fault1 iterations", "iterations", 15728686, 17433559, false, 10.8, change_form::percent,
+            ec::increase, "", false, "seed 001 mail, Skylake(4S) column"},
+        {"fpb_hold_mean_ns", "mean zone->lock hold in free_pcppages_bulk", "ns", std::nullopt, std::nullopt, false,
+            std::nullopt, change_form::percent, ec::decrease, "", false,
+            "seed 001 mail: picking moves out of the critical section"},
+    };
+    out.push_back(std::move(s1));
+
+    seed_reference s2;
+    s2.id = "002";
+    s2.title = "mm: tune PCP high automatically";
+    s2.author = "Huang Ying, Oct 2023";
+    s2.sw = mm::patch::pcp_high_autotune;
+    s2.preset = "intel-2s-224";
+    s2.era = "v6.7";
+    s2.workload = "kernbench";
+    s2.machine = "2-socket Intel, 224 logical CPUs";
+    s2.benchmark = "8 kbuild instances in parallel (make -j28 each, 8 cgroups)";
+    const std::string k2 = "seed 002 cover letter";
+    s2.figures = {
+        {"build_elapsed_s", "build time", "s", std::nullopt, std::nullopt, false, -3.5, change_form::percent,
+            ec::decrease, "", false, k2},
+        {"contention_pct", "zone->lock contention", "%", 11.0, 0.5, false, -95.45, change_form::percent, ec::decrease,
+            "", true, k2 + " (cycles% of spinlock contention; the table quotes 14.0% -> 0.5%)"},
+        {"free_high_drains", "free_high drains", "", std::nullopt, std::nullopt, false, -65.6, change_form::percent,
+            ec::decrease, "", false, k2},
+        {"zone_allocs", "pages allocated from the zone", "", std::nullopt, std::nullopt, false, -83.9,
+            change_form::percent, ec::decrease, "", false, k2},
+        {"pcp_resident_pages", "pages on PCP lists", "", std::nullopt, std::nullopt, false, std::nullopt,
+            change_form::percent, ec::increase, "", false, k2 + " (cost noted: average used memory up to +18.4%)"},
+    };
+    out.push_back(std::move(s2));
+
+    seed_reference s3;
+    s3.id = "003";
+    s3.title = "mm/page_alloc: Batch callers of free_pcppages_bulk";
+    s3.author = "Joshua Hahn, 2025";
+    s3.sw = mm::patch::batched_bulk_free;
+    s3.preset = "meta-1t-316";
+    s3.era = "v6.18";
+    s3.workload = "stress-vm";
+    s3.machine = "1 TB RAM, 316 CPUs (softlockups); benchmarks on 250 GB / 176 CPUs";
+    s3.benchmark = "stress-ng --vm 10 --vm-bytes 30G (and --vm 50 --vm-bytes 5G)";
+    s3.figures = {
+        {"covered_max_pages", "largest single zone->lock hold of the batched callers", "pages", 2000, std::nullopt,
+            true, std::nullopt, change_form::percent, ec::at_most_bound, "max_batch", false,
+            "seed 003 cover letter: 2k+ pages freed under zone->lock; the series frees pcp->batch at a time"},
+        {"hold_ns_max", "longest zone->lock hold", "ns", std::nullopt, std::nullopt, false, std::nullopt,
+            change_form::percent, ec::decrease, "", false, "seed 003 cover letter: softlockups, RCU stalls"},
+        {"holds_over_threshold", "zone->lock holds over the threshold", "", std::nullopt, std::nullopt, false,
+            std::nullopt, change_form::percent, ec::decrease, "", false, "seed 003 cover letter"},
+        {"score", "stress-vm throughput (bogo ops)", "", std::nullopt, std::nullopt, false, 4.85, change_form::percent,
+            ec::neutral_or_better, "", false, "seed 003 cover letter: +4.85% (--vm 10 x 30G), -0.02% (--vm 50 x 5G)"},
+    };
+    out.push_back(std::move(s3));
+
+    seed_reference s4;
+    s4.id = "004";
+    s4.title = "mm: parallelize deferred struct page initialization within each node";
+    s4.author = "Daniel Jordan, 2018 RFC";
+    s4.sw = mm::patch::parallel_deferred_init;
+    s4.preset = "xeon-88-503g";
+    s4.era = "4.15-rc2";
+    s4.workload = "boot";
+    s4.machine = "Xeon E5-2699 v4, 88 CPUs, 503 GB, 2 sockets";
+    s4.benchmark = "boot, max deferred-init time per node (3 boots)";
+    s4.figures = {
+        {"deferred_init_max_ms", "max deferred-init time per node", "ms", 5860, 613, false, 9.56, change_form::factor,
+            ec::decrease, "", false, "seed 004 RFC, E5-2699 v4 table (ktask: 9.56x)"},
+    };
+    out.push_back(std::move(s4));
+    return out;
+}
+
+double sum_zones(const run_summary& r, std::uint64_t zone_summary::*field)
+{
+    double v = 0;
+    for (const auto& z : r.zones) v += static_cast<double>(z.*field);
+    return v;
+}
+
+double max_zones(const run_summary& r, std::uint64_t zone_summary::*field)
+{
+    double v = 0;
+    for (const auto& z : r.zones) v = std::max(v, static_cast<double>(z.*field));
+    return v;
+}
+
+std::string pct(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%+.1f%%", v);
+    return buf;
+}
+
+std::string change_str(double v, change_form f)
+{
+    if (f == change_form::percent) return pct(v);
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.2fx", v);
+    return buf;
+}
+
+std::string num(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+
+} // namespace
+
+const char* expected_change_name(expected_change e)
+{
+    switch (e) {
+    case ec::decrease:
+        return "decrease";
+    case ec::increase:
+        return "increase";
+    case ec::neutral:
+        return "neutral";
+    case ec::neutral_or_better:
+        return "neutral or better";
+    case ec::exact:
+        return "exact";
+    case ec::at_most_bound:
+        return "at most the bound";
+    }
+    return "?";
+}
+
+const std::vector<seed_reference>& seed_references()
+{
+    static const std::vector<seed_reference> refs = make_references();
+    return refs;
+}
+
+const seed_reference* find_seed_reference(std::string_view id)
+{
+    int n = -1;
+    auto res = std::from_chars(id.data(), id.data() + id.size(), n);
+    if (id.empty() || res.ec != std::errc() || res.ptr != id.data() + id.size() || n < 0) return nullptr;
+    for (const auto& r : seed_references())
+        if (std::stoi(r.id) == n) return &r;
+    return nullptr;
+}
+
+std::optional<double> simulated_figure(const run_summary& r, std::string_view key)
+{
+    const run_totals& t = r.totals;
+    if (key == "deferred_init_max_ms") {
+        if (r.boot.empty()) return std::nullopt;
+        double m = 0;
+        for (const auto& b : r.boot) m = std::max(m, b.modelled_ms);
+        return m;
+    }
+    if (key == "normal_batch") {
+        std::optional<double> lowest;
+        for (const auto& z : r.zones)
+            if (z.name == "Normal") lowest = std::min(lowest.value_or(z.batch), static_cast<double>(z.batch));
+        return lowest;
+    }
+    if (key == "sys_ns") return static_cast<double>(t.sys_ns);
+    if (key == "user_ns") return static_cast<double>(t.user_ns);
+    if (key == "elapsed_ns") return static_cast<double>(t.elapsed_ns);
+    if (key == "score") return t.score;
+    if (key == "build_elapsed_s") {
+        // A build's elapsed time exists only once it has finished (a run cut off by its duration has none).
+        if (r.stop_reason != "finished" || r.seed_measure.empty()) return std::nullopt;
+        return r.seed_measure_value;
+    }
+    if (key == "seed_measure")
+        return r.seed_measure.empty() ? std::nullopt : std::optional<double>(r.seed_measure_value);
+    if (key == "zone_allocs") return static_cast<double>(t.zone_allocs);
+    if (key == "free_high_drains") return static_cast<double>(t.free_high_drains);
+    if (key == "pcp_resident_pages") return static_cast<double>(t.pcp_resident_pages);
+    if (r.zones.empty()) return std::nullopt; // the rest measure zone->lock
+    if (key == "zone_lock_wait_ns") return sum_zones(r, &zone_summary::wait_ns_total);
+    if (key == "hold_ns_max") return max_zones(r, &zone_summary::hold_ns_max);
+    if (key == "hold_ns_p99") return max_zones(r, &zone_summary::hold_ns_p99);
+    if (key == "holds_over_threshold") return sum_zones(r, &zone_summary::holds_over_threshold);
+    if (key == "contention_pct") {
+        double m = 0;
+        for (const auto& z : r.zones) m = std::max(m, z.contention_pct);
+        return m;
+    }
+    if (key == "max_batch") {
+        double m = 0;
+        for (const auto& z : r.zones) m = std::max(m, static_cast<double>(z.batch));
+        return m;
+    }
+    if (key == "fpb_hold_mean_ns" || key == "covered_max_pages") {
+        static const std::vector<std::string> covered
+            = {"free_pcppages_bulk", "drain_pages_zone", "decay_pcp_high", "drain_zone_pages"};
+        double holds = 0, ns = 0, pages = 0;
+        for (const auto& z : r.zones)
+            for (const auto& c : z.callers) {
+                if (key == "fpb_hold_mean_ns" && c.name == "free_pcppages_bulk") {
+                    holds += static_cast<double>(c.holds);
+                    ns += static_cast<double>(c.hold_ns_total);
+                }
+                if (key == "covered_max_pages" && std::find(covered.begin(), covered.end(), c.name) != covered.end())
+                    pages = std::max(pages, static_cast<double>(c.max_pages));
+            }
+        if (key == "covered_max_pages") return pages;
+        if (holds == 0) return std::nullopt;
+        return ns / holds;
+    }
+    return std::nullopt;
+}
+
+std::optional<double> change_between(double off, double on, change_form form)
+{
+    if (form == change_form::percent) {
+        if (off == 0) return std::nullopt;
+        return (on - off) / off * 100.0;
+    }
+    if (on == 0) return std::nullopt;
+    return off / on;
+}
+
+figure_comparison compare_figure(const published_figure& fig, const run_summary& off, const run_summary& on)
+{
+    figure_comparison c;
+    c.fig = &fig;
+    c.sim_off = simulated_figure(off, fig.key);
+    c.sim_on = simulated_figure(on, fig.key);
+    if (!c.sim_off || !c.sim_on) {
+        c.disagreement = fig.key == "build_elapsed_s"
+            ? "not measured: the build did not finish within the run's virtual time"
+            : "not measured: the runs have no " + fig.key;
+        return c;
+    }
+    const double a = *c.sim_off, b = *c.sim_on;
+
+    if (fig.expect == ec::exact) {
+        if (fig.on && *fig.on != 0) c.ratio = b / *fig.on;
+        bool off_ok = !fig.off || *fig.off == a;
+        bool on_ok = !fig.on || *fig.on == b;
+        c.agrees = off_ok && on_ok;
+        if (!c.agrees)
+            c.disagreement = "exact values: published " + (fig.off ? num(*fig.off) : "?") + " -> "
+                + (fig.on ? num(*fig.on) : "?") + ", simulated " + num(a) + " -> " + num(b);
+        return c;
+    }
+    c.sim_change = change_between(a, b, fig.form);
+    if (fig.expect == ec::at_most_bound) {
+        auto bound = simulated_figure(on, fig.bound_key);
+        bool within = bound && b <= *bound;
+        bool shrinks = b < a;
+        c.agrees = within && shrinks;
+        if (!within)
+            c.disagreement = "bound: " + num(b) + " with the switch on, more than " + fig.bound_key + " "
+                + (bound ? num(*bound) : "?");
+        else if (!shrinks)
+            c.disagreement
+                = "no effect: " + num(a) + " off, " + num(b) + " on (nothing larger than the bound to split)";
+        return c;
+    }
+
+    // A change: percent, or a factor (off / on) which shows "no change" as 1.
+    if (!c.sim_change) {
+        c.disagreement = a == 0 && b == 0 ? "not exercised: 0 with the switch off and on"
+                                          : "undefined change: " + num(a) + " -> " + num(b);
+        return c;
+    }
+    const double ch = *c.sim_change;
+    const double as_pct = fig.form == change_form::percent ? ch : (1.0 / ch - 1.0) * 100.0; // on vs off
+    if (fig.change && *fig.change != 0) c.ratio = ch / *fig.change;
+    const std::string shown = change_str(ch, fig.form);
+    const std::string pub = fig.change ? change_str(*fig.change, fig.form) : expected_change_name(fig.expect);
+
+    switch (fig.expect) {
+    case ec::decrease:
+    case ec::increase: {
+        bool right_way = fig.expect == ec::decrease ? as_pct <= -NO_EFFECT_PCT : as_pct >= NO_EFFECT_PCT;
+        if (!right_way) {
+            c.disagreement = "direction: published " + pub + ", simulated " + shown;
+            return c;
+        }
+        if (c.ratio && (*c.ratio < 1.0 / MAGNITUDE_FACTOR || *c.ratio > MAGNITUDE_FACTOR)) {
+            c.disagreement = "magnitude: published " + pub + ", simulated " + shown + " (ratio " + num(*c.ratio) + ")";
+            return c;
+        }
+        c.agrees = true;
+        return c;
+    }
+    case ec::neutral:
+        c.agrees = std::fabs(as_pct) <= NEUTRAL_PCT;
+        if (!c.agrees) c.disagreement = "not neutral: simulated " + shown;
+        return c;
+    case ec::neutral_or_better:
+        c.agrees = as_pct >= -NEUTRAL_PCT;
+        if (!c.agrees) c.disagreement = "worse: published " + pub + ", simulated " + shown;
+        return c;
+    default:
+        break;
+    }
+    return c;
+}
+
+} // namespace pcplab::sim

@@ -1,0 +1,102 @@
+// The published numbers of each seed patch (shared/reference/seed-results.md, quoted from the seed mails) as
+// data, and how a simulated switch-off / switch-on pair of runs is set against them. Shared by
+// `pcplab-cli seeds`, the GUI's seed views and the lessons, so all of them judge agreement the same way.
+#pragma once
+
+#include "sim/run_summary.hpp"
+
+#include "mm/patch_switches.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcplab::sim
+{
+
+// What the seed claims about a figure when its switch goes from off to on.
+enum class expected_change {
+    decrease, // on < off by a margin (and, with a published change, of a comparable size)
+    increase,
+    neutral, // |change| within the neutral band
+    neutral_or_better, // change >= -neutral band (a "higher is better" figure)
+    exact, // on (and off, where published) must equal the published values
+    at_most_bound, // on must not exceed the `bound_key` figure of the on run (e.g. pages per hold <= batch)
+};
+const char* expected_change_name(expected_change e);
+
+// How a change is expressed: percent ((on - off) / off) or a speed-up factor (off / on, for times).
+enum class change_form { percent, factor };
+
+struct published_figure {
+    std::string key; // the simulated figure it is compared with (see simulated_figure)
+    std::string label; // "system CPU time"
+    std::string unit; // unit of the published values: "s", "ms", "%", "iterations", "pages"
+    std::optional<double> off, on; // published values where the seed gives them
+    bool off_is_lower_bound = false; // "2k+ pages": off is at least this
+    std::optional<double> change; // published change in `form` (percent or factor); nullopt: direction only
+    change_form form = change_form::percent;
+    expected_change expect = expected_change::decrease;
+    std::string bound_key; // at_most_bound: the simulated figure that bounds `on`
+    // The published values can be set beside simulated ones as they are (a %, a batch size), rather than
+    // only their change (seconds of a 256-CPU kernbench vs virtual milliseconds of a scaled run).
+    bool values_comparable = false;
+    std::string source; // where the number comes from: "seed 000 mail, mmtests kernbench Amean syst-256"
+};
+
+struct seed_reference {
+    std::string id; // "000"
+    std::string title;
+    std::string author; // "Mel Gorman, Oct 2019"
+    mm::patch sw = mm::patch::pcp_update_after_deferred_init; // the switch turned off and on
+    std::string preset; // the machine preset that reproduces the seed's machine
+    std::string era; // the kernel version the seed measured on ("5.4.0-rc3")
+    std::string workload; // the pcplab workload ("kernbench"); "boot" for a boot-only seed
+    std::string machine; // as published: "2-socket AMD EPYC 2, 256 logical CPUs, 2 NUMA nodes"
+    std::string benchmark; // as published: "kernbench, make -j256 (mmtests config-workload-kernbench-max)"
+    std::vector<published_figure> figures;
+};
+
+// The five seeds, in id order.
+const std::vector<seed_reference>& seed_references();
+// A seed by id ("000", or "0", "4" ...); nullptr when there is none.
+const seed_reference* find_seed_reference(std::string_view id);
+
+// The simulated value of a figure key in one run; nullopt when the run has nothing to measure it (a
+// boot-only run has no lock figures). Keys:
+//   sys_ns, user_ns, elapsed_ns, score, seed_measure     totals / the workload's own measure
+//   build_elapsed_s          kernbench's elapsed seconds, only for a run that finished
+//   zone_allocs, free_high_drains, pcp_resident_pages    totals
+//   zone_lock_wait_ns        wait on every zone->lock, summed
+//   contention_pct           the largest zone->lock contention % of the run
+//   normal_batch             the smallest batch of the Normal zones (seed 000's stale batch 7)
+//   fpb_hold_mean_ns         mean zone->lock hold inside free_pcppages_bulk
+//   covered_max_pages        largest single hold, in pages, of the callers seed 003 batches
+//                            (free_pcppages_bulk, drain_pages_zone, decay_pcp_high, drain_zone_pages)
+//   max_batch                the largest zone batch (the bound seed 003 promises)
+//   hold_ns_max, hold_ns_p99, holds_over_threshold      over every zone->lock
+//   deferred_init_max_ms     the slowest node's modelled deferred-init time
+std::optional<double> simulated_figure(const run_summary& run, std::string_view key);
+
+// The margins of the verdicts (documented in README "pcplab-cli seeds").
+inline constexpr double NO_EFFECT_PCT = 1.0; // a change smaller than this is no change
+inline constexpr double NEUTRAL_PCT = 2.0; // what counts as neutral
+inline constexpr double MAGNITUDE_FACTOR = 3.0; // simulated change within 1/3x .. 3x of the published one
+
+struct figure_comparison {
+    const published_figure* fig = nullptr;
+    std::optional<double> sim_off, sim_on;
+    std::optional<double> sim_change; // in fig->form
+    std::optional<double> ratio; // sim change / published change (exact: sim on / published on)
+    bool agrees = false;
+    std::string disagreement; // empty when agrees: "direction: published -69.2%, simulated +3.1%"
+};
+
+// The change between two values in a form; nullopt when it is undefined (off == 0, or on == 0 for factor).
+std::optional<double> change_between(double off, double on, change_form form);
+
+// Compare one published figure with the switch-off and switch-on runs.
+figure_comparison compare_figure(const published_figure& fig, const run_summary& off, const run_summary& on);
+
+} // namespace pcplab::sim

@@ -1,0 +1,163 @@
+// What a view sees of a running engine at one virtual time: an immutable, self-contained copy (no pointer
+// into the engine), published as std::shared_ptr<const snapshot>. A reader may keep one as long as it likes;
+// the engine never waits for it. A replay produces the same structure, so views cannot tell the two apart.
+#pragma once
+
+#include "sim/engine_command.hpp"
+#include "sim/metrics.hpp"
+#include "sim/workload.hpp"
+
+#include "mm/kernel_version.hpp"
+#include "mm/mm_types.hpp"
+#include "mm/patch_switches.hpp"
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pcplab::sim
+{
+
+enum class run_state : std::uint8_t {
+    booting, // the engine is being built or booted (deferred init running)
+    running,
+    paused,
+    finished, // the workload is done everywhere; waits for commands
+    failed, // the engine could not be built, booted or stepped: see snapshot::error
+    stopped, // the last snapshot of a stopped engine thread
+};
+const char* run_state_name(run_state s);
+
+// One CPU's pageset of one zone: the three numbers the list-depth views draw.
+struct pcp_sample {
+    std::int32_t count = 0;
+    std::int32_t high = 0;
+    std::int32_t batch = 0;
+};
+
+// zone->lock as the lock views show it.
+struct lock_snapshot {
+    bool present = false; // false when the engine reported no metrics for this zone
+    lock_metrics m; // the engine's counters, histograms included (hold p99 = m.hold_hist.percentile(0.99))
+    double contention_pct = 0; // time some CPU spent waiting / elapsed virtual time, whole run
+    double contention_pct_recent = 0; // the same over the interval since the previous snapshot
+    // CPUs spinning on this lock at sim_time_ns. Exact only when the engine keeps lock holds (then counted
+    // from the hold records); otherwise -1, and someone_waiting says whether at least one CPU was.
+    int waiting_cpus_now = -1;
+    bool someone_waiting = false;
+};
+
+struct zone_snapshot {
+    int node = 0;
+    int zone = 0; // mm::zone_type
+    unsigned long spanned = 0, present = 0, managed = 0;
+    long free_pages = 0; // NR_FREE_PAGES
+    std::array<unsigned long, mm::NR_WMARK> watermark{}; // min, low, high, promo (boost included)
+    unsigned long watermark_boost = 0;
+    unsigned flags = 0; // mm::zone_flag bits (ZONE_RECLAIM_ACTIVE, ZONE_BELOW_HIGH)
+    // The zone's cached pageset limits (zone_set_pageset_high_and_batch); per-CPU values are in pcp[].
+    int batch = 0, high = 0, high_min = 0, high_max = 0;
+    // Free blocks per order (exact) and per order and migratetype (see free_blocks_exact).
+    std::array<unsigned long, mm::NR_PAGE_ORDERS> nr_free{};
+    std::array<std::array<unsigned long, mm::MIGRATE_TYPES>, mm::NR_PAGE_ORDERS> free_blocks{};
+    // False when two or more lists of one order were longer than snapshot_options::migratetype_walk_cap:
+    // those entries then hold the cap (a lower bound), as /proc/pagetypeinfo prints ">100000".
+    bool free_blocks_exact = true;
+    long pcp_pages = 0; // pages on all CPUs' lists of this zone
+    lock_snapshot lock;
+};
+
+// Deferred struct-page init of one node: progress while booting, the result afterwards.
+struct deferred_progress {
+    int node = 0;
+    int threads = 0;
+    unsigned long done = 0; // frames initialised so far
+    unsigned long total = 0; // frames the node's init threads have to initialise
+    bool finished = false;
+    double modelled_ms = 0; // after boot: the engine's modelled time for the preset machine
+    double host_ms = 0; // after boot: wall time on this host
+};
+
+// How the engine is being driven (filled by the engine thread; a replay fills what it recorded).
+struct run_info {
+    double speed = 0; // virtual ns per wall second; 0 = as fast as possible
+    vtime_ns quantum_ns = 0; // commands take effect on multiples of this virtual time
+    double events_per_s = 0; // engine actions per wall second over the last publish interval
+    double vns_per_s = 0; // virtual ns per wall second achieved over the last publish interval
+    bool behind = false; // paced, but the host cannot keep up with the requested speed
+    std::uint64_t generation = 0; // counts reboots
+    std::uint64_t commands_done_through = 0; // every command with an id <= this has been handled
+};
+
+struct snapshot {
+    std::uint64_t seq = 0; // increases by one per published snapshot of this source
+    int side = 0; // 0, or 1 for the B engine of an A/B pair
+    run_state state = run_state::booting;
+    std::string error; // state == failed: why
+
+    // Time. Every CPU clock is >= boundary_ns; sim_time_ns is the engine's now() (the slowest CPU's clock).
+    vtime_ns sim_time_ns = 0;
+    vtime_ns boundary_ns = 0; // the last quantum boundary the engine was run to
+    std::uint64_t events_processed = 0;
+    run_info run;
+
+    // What runs: preset, era, the live switch settings, workload.
+    std::string preset;
+    mm::kernel_version era;
+    mm::patch_set patches;
+    std::string workload;
+    double intensity = 1.0;
+    std::uint64_t seed = 0;
+
+    // Topology.
+    int nr_cpus = 0;
+    std::vector<int> cpu_node;
+
+    // Memory state: populated zones, node-major; pcp holds zones.size() x nr_cpus samples, zone-major.
+    std::vector<zone_snapshot> zones;
+    std::vector<pcp_sample> pcp;
+
+    // Metrics.
+    std::vector<cpu_metrics> cpus;
+    global_metrics totals; // pcp_resident_pages is recounted from the pagesets at this snapshot
+    workload_score score;
+
+    // What happened since the previous snapshot of this source. A reader that skips snapshots misses these;
+    // a consumer that needs every one (the recorder) subscribes to publication instead of polling.
+    std::vector<sim_event> events;
+    std::uint64_t events_dropped = 0; // beyond snapshot_options::max_events
+    bool holds_kept = false; // the engine keeps lock_hold_records (engine_config::keep_holds)
+    std::vector<lock_hold_record> holds;
+    std::uint64_t holds_dropped = 0;
+    std::vector<command_result> commands;
+
+    std::vector<deferred_progress> deferred_init; // per node; filled while booting and after
+
+    std::optional<std::uint64_t> state_digest; // mm::state_digest when snapshot_options::state_digest
+
+    // The pageset of `cpu` in zones[zone_index].
+    const pcp_sample& pageset(std::size_t zone_index, int cpu) const
+    {
+        return pcp[zone_index * static_cast<std::size_t>(nr_cpus) + static_cast<std::size_t>(cpu)];
+    }
+    // Index into zones of (node, zone), or -1 when that zone is not populated.
+    int zone_index(int node, int zone) const;
+    std::uint64_t sys_ns_total() const;
+    std::uint64_t user_ns_total() const;
+};
+
+// What to copy into each snapshot (the costly parts are optional or capped).
+struct snapshot_options {
+    std::size_t max_events = 10'000; // per snapshot; the rest is counted in events_dropped
+    std::size_t max_holds = 65'536;
+    bool free_blocks_by_migratetype = true;
+    // Free-list walks stop after this many blocks per list; the one long list of an order is still exact
+    // (nr_free minus the others), so only a second long list makes the counts approximate.
+    std::size_t migratetype_walk_cap = 128;
+    bool state_digest = false; // walks every list: for tests and recorders that check determinism
+};
+
+} // namespace pcplab::sim

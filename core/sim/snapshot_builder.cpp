@@ -1,0 +1,220 @@
+#include "sim/snapshot_builder.hpp"
+
+#include "sim/engine.hpp"
+
+#include "mm/boot.hpp"
+#include "mm/machine.hpp"
+#include "mm/state_digest.hpp"
+
+#include <algorithm>
+
+namespace pcplab::sim
+{
+
+namespace
+{
+
+void fill_identity(snapshot& s, const engine_config& cfg)
+{
+    s.preset = cfg.spec.name;
+    s.era = cfg.era;
+    s.patches = cfg.patches;
+    s.workload = cfg.workload;
+    s.intensity = cfg.intensity;
+    s.seed = cfg.seed;
+}
+
+std::shared_ptr<snapshot> start(snapshot_cursor& cur, snapshot_context& ctx)
+{
+    auto s = std::make_shared<snapshot>();
+    s->seq = ++cur.seq;
+    s->side = ctx.side;
+    s->state = ctx.state;
+    s->error = std::move(ctx.error);
+    s->boundary_ns = ctx.boundary_ns;
+    s->run = ctx.run;
+    s->commands = std::move(ctx.commands);
+    return s;
+}
+
+} // namespace
+
+void count_free_blocks(zone_snapshot& zs, const mm::machine& m, const mm::zone& z, std::size_t cap)
+{
+    zs.free_blocks_exact = true;
+    for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) {
+        const auto& area = z.free_area_[o];
+        zs.nr_free[o] = area.nr_free;
+        int saturated = -1;
+        int nr_saturated = 0;
+        unsigned long counted = 0;
+        for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt) {
+            // Walk one block past the cap to learn whether the list is longer than it.
+            unsigned long n = 0;
+            for (mm::pfn_t p = area.free_list[mt].first; p != mm::NO_PFN && n <= cap; p = m.pfn_to_page(p).next) ++n;
+            const bool longer = n > cap;
+            if (longer) n = cap;
+            if (longer) {
+                saturated = static_cast<int>(mt);
+                ++nr_saturated;
+            }
+            zs.free_blocks[o][mt] = n;
+            counted += n;
+        }
+        // One long list per order (the usual case: MOVABLE) is exact by difference with nr_free.
+        if (nr_saturated == 1)
+            zs.free_blocks[o][saturated] += area.nr_free - counted;
+        else if (nr_saturated > 1)
+            zs.free_blocks_exact = false;
+    }
+}
+
+void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options& opt)
+{
+    s.nr_cpus = m.nr_cpu_ids();
+    s.cpu_node = m.cpu_to_node;
+    s.zones.clear();
+    s.pcp.clear();
+    long resident = 0;
+    for (const auto& n : m.nodes) {
+        for (const auto& zp : n->node_zones) {
+            if (!zp || !zp->populated()) continue;
+            const mm::zone& z = *zp;
+            zone_snapshot zs;
+            zs.node = z.node;
+            zs.zone = z.idx;
+            zs.spanned = z.spanned_pages;
+            zs.present = z.present_pages;
+            zs.managed = z.managed();
+            zs.free_pages = z.nr_free_pages;
+            for (unsigned w = 0; w < mm::NR_WMARK; ++w)
+                zs.watermark[w] = z.wmark_pages(static_cast<mm::zone_watermarks>(w));
+            zs.watermark_boost = z.watermark_boost;
+            zs.flags = z.flags;
+            zs.batch = z.pageset_batch;
+            zs.high = z.pageset_high;
+            zs.high_min = z.pageset_high_min;
+            zs.high_max = z.pageset_high_max;
+            if (opt.free_blocks_by_migratetype)
+                count_free_blocks(zs, m, z, opt.migratetype_walk_cap);
+            else
+                for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) zs.nr_free[o] = z.free_area_[o].nr_free;
+            for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
+                pcp_sample ps;
+                if (static_cast<std::size_t>(cpu) < z.per_cpu_pageset.size()) {
+                    const auto& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+                    ps = {pcp.count, pcp.high, pcp.batch};
+                }
+                zs.pcp_pages += ps.count;
+                s.pcp.push_back(ps);
+            }
+            resident += zs.pcp_pages;
+            s.zones.push_back(zs);
+        }
+    }
+    s.totals.pcp_resident_pages = static_cast<std::uint64_t>(resident);
+}
+
+int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t)
+{
+    std::vector<int> seen;
+    for (const auto& h : holds) {
+        if (h.kind != mm::lock_kind::zone_lock || h.node != node || h.zone != zone || h.wait_ns == 0) continue;
+        vtime_ns from = h.start >= h.wait_ns ? h.start - h.wait_ns : 0;
+        if (from <= t && t < h.start && std::find(seen.begin(), seen.end(), h.cpu) == seen.end()) seen.push_back(h.cpu);
+    }
+    return static_cast<int>(seen.size());
+}
+
+void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const std::vector<lock_hold_record>& holds,
+    bool holds_kept, snapshot_cursor& cur)
+{
+    const vtime_ns now = s.sim_time_ns;
+    const vtime_ns interval = now > cur.prev_time ? now - cur.prev_time : 0;
+    if (cur.prev_waiting_ns.size() != locks.size()) cur.prev_waiting_ns.assign(locks.size(), 0);
+    for (std::size_t i = 0; i < locks.size(); ++i) {
+        const lock_metrics& lm = locks[i];
+        int zi = s.zone_index(lm.node, lm.zone);
+        std::uint64_t recent = lm.waiting_ns >= cur.prev_waiting_ns[i] ? lm.waiting_ns - cur.prev_waiting_ns[i] : 0;
+        cur.prev_waiting_ns[i] = lm.waiting_ns;
+        if (zi < 0) continue;
+        lock_snapshot& ls = s.zones[static_cast<std::size_t>(zi)].lock;
+        ls.present = true;
+        ls.m = lm;
+        ls.contention_pct = now ? 100.0 * static_cast<double>(lm.waiting_ns) / static_cast<double>(now) : 0;
+        ls.contention_pct_recent = interval ? 100.0 * static_cast<double>(recent) / static_cast<double>(interval) : 0;
+        ls.someone_waiting = lm.waiting_until > now;
+        ls.waiting_cpus_now = holds_kept ? waiting_cpus_at(holds, lm.node, lm.zone, now) : -1;
+    }
+    cur.prev_time = now;
+}
+
+std::shared_ptr<snapshot> build_snapshot(
+    engine& e, snapshot_cursor& cur, snapshot_context ctx, const snapshot_options& opt)
+{
+    auto s = start(cur, ctx);
+    const engine_config& cfg = e.config();
+    fill_identity(*s, cfg);
+    mm::machine& m = e.machine();
+    s->era = m.era.version;
+    s->patches = m.patches; // the live settings, flips included
+    s->sim_time_ns = e.now();
+    s->events_processed = e.events_processed();
+
+    copy_memory_state(*s, m, opt);
+    s->cpus = e.cpus();
+    const std::uint64_t resident = s->totals.pcp_resident_pages;
+    s->totals = e.totals();
+    s->totals.pcp_resident_pages = resident;
+    s->score = e.score();
+
+    copy_window(e.events(), cur.events, opt.max_events, s->events, s->events_dropped);
+    s->holds_kept = cfg.keep_holds;
+    if (cfg.keep_holds) copy_window(e.holds(), cur.holds, opt.max_holds, s->holds, s->holds_dropped);
+    copy_lock_state(*s, e.zone_locks(), s->holds, s->holds_kept, cur);
+
+    for (const auto& r : e.boot_report()) {
+        deferred_progress d;
+        d.node = r.node;
+        d.threads = r.threads;
+        d.done = d.total = r.pages;
+        d.finished = true;
+        d.modelled_ms = r.modelled_ms;
+        d.host_ms = r.host_ms;
+        s->deferred_init.push_back(d);
+    }
+    if (opt.state_digest) s->state_digest = mm::state_digest(m);
+    return s;
+}
+
+std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
+    const mm::deferred_init* di, snapshot_cursor& cur, snapshot_context ctx)
+{
+    auto s = start(cur, ctx);
+    fill_identity(*s, cfg);
+    s->nr_cpus = m.nr_cpu_ids();
+    s->cpu_node = m.cpu_to_node;
+    for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
+        const auto& node = *m.nodes[static_cast<std::size_t>(nid)];
+        deferred_progress d;
+        d.node = nid;
+        d.threads = mm::deferred_init_threads(m.patches, m.era.version, static_cast<int>(node.cpus.size()));
+        if (di) {
+            d.done = di->progress(nid);
+            d.total = di->total(nid);
+        }
+        d.finished = node.deferred_init_done.load(std::memory_order_acquire);
+        s->deferred_init.push_back(d);
+    }
+    return s;
+}
+
+std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapshot_cursor& cur, snapshot_context ctx)
+{
+    auto s = start(cur, ctx);
+    fill_identity(*s, cfg);
+    s->nr_cpus = cfg.spec.nr_cpus();
+    return s;
+}
+
+} // namespace pcplab::sim

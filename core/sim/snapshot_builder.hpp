@@ -1,0 +1,83 @@
+// Building snapshots on the engine's thread: a full one between quanta, a light one while booting (the
+// init threads are still writing the free lists), a bare one when there is no engine to read.
+#pragma once
+
+#include "sim/snapshot.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pcplab::mm
+{
+class machine;
+class deferred_init;
+struct zone;
+} // namespace pcplab::mm
+
+namespace pcplab::sim
+{
+
+class engine;
+struct engine_config;
+
+// What one source remembers between its snapshots ("since the previous snapshot" windows). Reset it when
+// the engine is replaced.
+struct snapshot_cursor {
+    std::uint64_t seq = 0;
+    std::size_t events = 0; // engine events already published
+    std::size_t holds = 0;
+    vtime_ns prev_time = 0;
+    std::vector<std::uint64_t> prev_waiting_ns; // per zone lock, for contention_pct_recent
+};
+
+// What the driver of an engine knows that the engine does not.
+struct snapshot_context {
+    int side = 0;
+    run_state state = run_state::running;
+    std::string error;
+    vtime_ns boundary_ns = 0;
+    run_info run;
+    std::vector<command_result> commands;
+};
+
+std::shared_ptr<snapshot> build_snapshot(
+    engine& e, snapshot_cursor& cur, snapshot_context ctx, const snapshot_options& opt);
+// While deferred init runs: identity and per-node progress; `di` may be null (progress unknown).
+std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
+    const mm::deferred_init* di, snapshot_cursor& cur, snapshot_context ctx);
+// Without a usable engine (not built yet, or it failed): identity from the configuration.
+std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapshot_cursor& cur, snapshot_context ctx);
+
+// The parts, usable on a machine without an engine (tests, tools).
+// Zones, pagesets, topology and the recount of PCP-resident pages.
+void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options& opt);
+// Free blocks of one zone per order and migratetype, walking each list at most `cap` blocks.
+void count_free_blocks(zone_snapshot& zs, const mm::machine& m, const mm::zone& z, std::size_t cap);
+// Attach the engine's zone-lock metrics to the zones and derive contention % and the waiting CPUs.
+// `holds` are the records since the previous snapshot (empty when the engine keeps none).
+void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const std::vector<lock_hold_record>& holds,
+    bool holds_kept, snapshot_cursor& cur);
+// CPUs spinning on zone->lock of (node, zone) at `t`, from hold records: a record's wait is taken to be
+// the interval [start - wait_ns, start) (start = when the hold began).
+int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t);
+
+// Copies the entries of `all` after `cursor` into `out` (the newest `cap` of them; the rest counted in
+// `dropped`) and moves the cursor to the end. A vector that shrank (the engine trimmed it) restarts at 0.
+template <typename T>
+void copy_window(
+    const std::vector<T>& all, std::size_t& cursor, std::size_t cap, std::vector<T>& out, std::uint64_t& dropped)
+{
+    if (cursor > all.size()) cursor = 0;
+    std::size_t n = all.size() - cursor;
+    std::size_t from = cursor;
+    if (n > cap) {
+        dropped += n - cap;
+        from = all.size() - cap;
+    }
+    out.assign(all.begin() + static_cast<std::ptrdiff_t>(from), all.end());
+    cursor = all.size();
+}
+
+} // namespace pcplab::sim

@@ -1,0 +1,289 @@
+// kernbench: a parallel kernel build (make -jN), the load of seed 000 (mmtests config-workload-kernbench-max,
+// allmodconfig, -j256 on a 2-socket EPYC 2) and, as make -j28 x 8, of seed 002.
+//
+// The real benchmark: make keeps N job slots busy; every job is a short-lived process tree (gcc driver, cc1,
+// as) that compiles one unit and exits. What the page allocator sees of a job:
+//   - exec: kernel stacks (THREAD_SIZE 16 KiB = 4 order-0 pages with vmapped stacks) and page-table upper
+//     levels of three processes, slab growth: order-0 UNMOVABLE kernel pages.
+//   - cc1's heap: GCC's garbage collector does not collect below ggc-min-heapsize (GCC docs: RAM/8, at most
+//     128 MiB), so on a server cc1 only grows: every heap page it touches is a fresh anonymous fault
+//     (order 0, MOVABLE), and all of them are freed at exit. It grows in bursts: glibc extends the heap by
+//     at least M_TOP_PAD (128 KiB) and ggc-page maps GGC_QUIRE_SIZE (256 pages, 1 MiB) at a time; the
+//     compiler then works through what it allocated. Every 512 anonymous pages need a PTE page (UNMOVABLE).
+//   - output: cc1 writes the assembly to a temporary file, as writes the object, make's fixdep the .cmd file:
+//     page-cache pages (MOVABLE, up to ZONE_MOVABLE).
+//   - exit: exit_mmap frees the anonymous pages and page tables, the temporary file is unlinked.
+//
+// Model, per job (its sizes drawn from the job's own stream, so job k is the same whichever CPU runs it):
+//   exec: EXEC_PAGES kernel pages, then EXEC_NS of compute;
+//   heap: anon pages in bursts of 32..256 pages, each page = alloc + clear (env.user_ns_per_page); after a
+//         burst, compute burst x (job CPU time / anon pages); a PTE page first in every 2 MiB;
+//   output: page-cache pages, each alloc + copy (user_ns_per_page);
+//   exit: free the user pages in allocation order, then the kernel pages.
+// Not modelled: reading the (already cached) sources and headers, which allocates nothing; the object
+// files' page cache outliving the job until reclaim (freed at exit here, so a finished build holds nothing).
+// Job slots are CPUs (make -jN with N <= CPUs, one job per CPU at a time), placed cores first, nodes in turn.
+//
+// Parameters (E = estimate, reasoning given):
+//   slots         0 = intensity x CPUs (kernbench-max: make -j<CPUs>)
+//   jobs          0 = 4 per slot. A real allmodconfig build is ~100 per slot on 256 CPUs; 4 keep a run short
+//                 while every slot still starts several jobs, so starts and exits drift apart as in a build.
+//   anon_mib_min/max  32 / 96: cc1's peak heap for a kernel unit with its headers (E: tens of MiB, below
+//                 the 128 MiB GC threshold).
+//   output_kib_min/max 256 / 2048: temporary .s (several times the object), .o, .cmd (E).
+//   job_ms_min/max  250 / 750: CPU time of one unit (E; consistent with seed 000's 13249 s of user time
+//                 over the ~25k units (E) of an allmodconfig build, about 0.5 s each).
+// Finite: finished() once every job has exited. Score: jobs; seed measure: elapsed seconds from the first
+// step to the exit of the last job (kernbench's "elsp").
+#include "sim/workloads/registry_internal.hpp"
+#include "sim/workloads/rng.hpp"
+#include "sim/workloads/task_state.hpp"
+#include "sim/workloads/workload_base.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace pcplab::sim::workloads
+{
+namespace
+{
+
+constexpr unsigned PTRS_PER_PTE = 512;
+constexpr unsigned EXEC_PAGES = 24; // 3 kernel stacks (12) + pgd/p4d/pud/pmd and slab pages (E)
+constexpr vtime_ns EXEC_NS = 500'000; // fork + exec + dynamic linking of driver, cc1 and as (E)
+constexpr unsigned BURST_MIN = 32, BURST_MAX = 256; // M_TOP_PAD .. GGC_QUIRE_SIZE, in pages
+constexpr vtime_ns PARK_NS = 10'000'000;
+
+class kernbench final : public workload_base
+{
+public:
+    kernbench()
+    {
+        m_params.add("slots", 0, "make -j N job slots (0 = intensity x CPUs)", 0, 1e6);
+        m_params.add("jobs", 0, "compile jobs in the build (0 = 4 per slot)", 0, 1e9);
+        m_params.add("anon_mib_min", 32, "smallest cc1 heap, MiB", 1, 4096);
+        m_params.add("anon_mib_max", 96, "largest cc1 heap, MiB", 1, 4096);
+        m_params.add("output_kib_min", 256, "smallest page-cache output (.s, .o, .cmd), KiB", 4, 1 << 20);
+        m_params.add("output_kib_max", 2048, "largest page-cache output, KiB", 4, 1 << 20);
+        m_params.add("job_ms_min", 250, "shortest job CPU time, ms", 0, 1e6);
+        m_params.add("job_ms_max", 750, "longest job CPU time, ms", 0, 1e6);
+    }
+    std::string_view name() const override { return "kernbench"; }
+
+    void attach(const workload_env& env) override
+    {
+        attach_base(env);
+        auto pages = [&](double mib) { return static_cast<std::uint32_t>(std::max(1.0, mib * 256)); };
+        m_anon_min = pages(m_params.get("anon_mib_min"));
+        m_anon_max = std::max(m_anon_min, pages(m_params.get("anon_mib_max")));
+        m_out_min = static_cast<std::uint32_t>(std::max(1.0, m_params.get("output_kib_min") / 4));
+        m_out_max = std::max(m_out_min, static_cast<std::uint32_t>(m_params.get("output_kib_max") / 4));
+        m_job_ns_min = static_cast<vtime_ns>(m_params.get("job_ms_min") * 1e6);
+        m_job_ns_max = std::max(m_job_ns_min, static_cast<vtime_ns>(m_params.get("job_ms_max") * 1e6));
+        m_cpus.clear();
+        m_cpus.resize(m_order.size());
+        for (auto& c : m_cpus) {
+            c.user.reserve(m_anon_max + m_out_max);
+            c.kernel.reserve(EXEC_PAGES + m_anon_max / PTRS_PER_PTE + 1);
+        }
+        on_intensity();
+        double jobs = m_params.get("jobs");
+        m_total_jobs = jobs > 0 ? static_cast<std::uint64_t>(jobs) : 4ULL * static_cast<std::uint64_t>(m_slots);
+        m_next_job = m_jobs_done = 0;
+        m_start = std::numeric_limits<vtime_ns>::max();
+        m_last_exit = 0;
+        m_released = false;
+    }
+
+    cpu_action next(int cpu, vtime_ns now) override
+    {
+        int p = place_of(cpu);
+        if (p < 0 || m_released) return done();
+        m_start = std::min(m_start, now);
+        cpu_state& c = m_cpus[p];
+        cpu_action a;
+        if (c.gate.pending(a)) return a;
+        for (;;) {
+            switch (c.ph) {
+            case phase::between_jobs:
+                if (m_next_job >= m_total_jobs) {
+                    c.ph = phase::finished;
+                    continue;
+                }
+                if (!c.active) return idle(PARK_NS);
+                start_job(c, m_next_job++);
+                continue;
+            case phase::exec:
+                if (c.kernel.size() < EXEC_PAGES) return issue(c, pending::kernel, alloc_kernel(0));
+                c.ph = phase::heap;
+                return compute(EXEC_NS);
+            case phase::heap:
+                if (c.touch_pending) {
+                    c.touch_pending = false;
+                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
+                }
+                if (c.burst_left == 0) {
+                    if (c.think_pending) {
+                        c.think_pending = false;
+                        auto ns = static_cast<vtime_ns>(std::llround(c.think_ns_per_page * c.burst_size));
+                        if (ns) return compute(ns);
+                    }
+                    if (c.anon_left == 0) {
+                        c.ph = phase::output;
+                        continue;
+                    }
+                    c.burst_size = std::min<std::uint32_t>(c.anon_left, c.job_rng.between(BURST_MIN, BURST_MAX));
+                    c.burst_left = c.burst_size;
+                }
+                if (c.anon_faulted % PTRS_PER_PTE == 0 && !c.pte_ready) return issue(c, pending::pte, alloc_kernel(0));
+                return issue(c, pending::anon, alloc_user(0));
+            case phase::output:
+                if (c.touch_pending) {
+                    c.touch_pending = false;
+                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
+                }
+                if (c.output_left > 0) return issue(c, pending::output, alloc_user(0));
+                c.ph = phase::exit;
+                c.free_cursor = 0;
+                continue;
+            case phase::exit: {
+                std::size_t i = c.free_cursor++;
+                if (i < c.user.size()) return free_block(c.user[i], 0);
+                i -= c.user.size();
+                if (i < c.kernel.size()) return free_block(c.kernel[i], 0);
+                c.user.clear();
+                c.kernel.clear();
+                ++m_jobs_done;
+                m_last_exit = std::max(m_last_exit, now);
+                c.ph = phase::between_jobs;
+                continue;
+            }
+            case phase::finished:
+                return done();
+            }
+        }
+    }
+
+    void allocated(int cpu, mm::pfn_t pfn, vtime_ns now) override
+    {
+        int p = place_of(cpu);
+        if (p < 0) return;
+        cpu_state& c = m_cpus[p];
+        if (!c.gate.complete(pfn)) return;
+        switch (c.pend) {
+        case pending::kernel:
+            c.kernel.push_back(pfn);
+            break;
+        case pending::pte:
+            c.kernel.push_back(pfn);
+            c.pte_ready = true;
+            c.touch_pending = true; // zeroed
+            break;
+        case pending::anon:
+            c.user.push_back(pfn);
+            --c.anon_left;
+            ++c.anon_faulted;
+            c.pte_ready = c.anon_faulted % PTRS_PER_PTE != 0;
+            c.touch_pending = true;
+            if (--c.burst_left == 0) c.think_pending = true;
+            break;
+        case pending::output:
+            c.user.push_back(pfn);
+            --c.output_left;
+            c.touch_pending = true;
+            break;
+        }
+    }
+
+    workload_score score(vtime_ns elapsed) const override
+    {
+        workload_score s;
+        s.work_units = static_cast<double>(m_jobs_done);
+        s.unit = "jobs";
+        s.seed_measure = "elapsed seconds";
+        bool all_done = m_jobs_done == m_total_jobs && m_start <= m_last_exit;
+        s.seed_measure_value
+            = (all_done ? static_cast<double>(m_last_exit - m_start) : static_cast<double>(elapsed)) / 1e9;
+        return s;
+    }
+
+    bool finished() const override { return m_released || m_jobs_done == m_total_jobs; }
+
+    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    {
+        std::vector<std::pair<mm::pfn_t, unsigned>> out;
+        for (auto& c : m_cpus) {
+            std::size_t from = c.ph == phase::exit ? c.free_cursor : 0;
+            for (std::size_t i = from; i < c.user.size() + c.kernel.size(); ++i)
+                out.emplace_back(i < c.user.size() ? c.user[i] : c.kernel[i - c.user.size()], 0U);
+            c.user.clear();
+            c.kernel.clear();
+        }
+        m_released = true;
+        return out;
+    }
+
+private:
+    enum class phase : std::uint8_t { between_jobs, exec, heap, output, exit, finished };
+    enum class pending : std::uint8_t { kernel, pte, anon, output };
+    struct cpu_state {
+        alloc_gate gate;
+        phase ph = phase::between_jobs;
+        pending pend = pending::kernel;
+        bool active = false;
+        bool touch_pending = false; // the page just allocated is still to be written
+        bool think_pending = false; // a burst just ended: the compiler works on it
+        bool pte_ready = false;
+        rng job_rng;
+        std::uint32_t anon_left = 0, anon_faulted = 0, burst_left = 0, burst_size = 0, output_left = 0;
+        double think_ns_per_page = 0;
+        std::size_t free_cursor = 0;
+        std::vector<mm::pfn_t> user; // anonymous and page-cache pages, in allocation order
+        std::vector<mm::pfn_t> kernel; // exec pages and page tables
+    };
+
+    cpu_action issue(cpu_state& c, pending what, const cpu_action& a)
+    {
+        c.pend = what;
+        return c.gate.issue(a);
+    }
+
+    void start_job(cpu_state& c, std::uint64_t job)
+    {
+        c.job_rng = rng(stream_seed(m_env.seed, TAG_KERNBENCH_JOB, job));
+        c.anon_left = static_cast<std::uint32_t>(c.job_rng.between(m_anon_min, m_anon_max));
+        c.output_left = static_cast<std::uint32_t>(c.job_rng.between(m_out_min, m_out_max));
+        // Drawn in microseconds (the range fits the generator's 32 bits for any sensible setting).
+        vtime_ns job_us = c.job_rng.between(m_job_ns_min / 1000, m_job_ns_max / 1000);
+        c.think_ns_per_page = static_cast<double>(job_us * 1000) / c.anon_left;
+        c.anon_faulted = c.burst_left = c.burst_size = 0;
+        c.pte_ready = c.touch_pending = c.think_pending = false;
+        c.ph = phase::exec;
+    }
+
+    void on_intensity() override
+    {
+        double slots = m_params.get("slots");
+        m_slots
+            = slots > 0 ? std::min(nr_places(), static_cast<int>(slots)) : scaled_count(m_env.intensity, nr_places());
+        for (std::size_t i = 0; i < m_cpus.size(); ++i) m_cpus[i].active = static_cast<int>(i) < m_slots;
+    }
+
+    std::uint32_t m_anon_min = 0, m_anon_max = 0, m_out_min = 0, m_out_max = 0;
+    vtime_ns m_job_ns_min = 0, m_job_ns_max = 0;
+    int m_slots = 0;
+    std::vector<cpu_state> m_cpus;
+    std::uint64_t m_total_jobs = 0, m_next_job = 0, m_jobs_done = 0;
+    vtime_ns m_start = 0, m_last_exit = 0;
+    bool m_released = false;
+};
+
+} // namespace
+
+std::unique_ptr<workload> make_kernbench()
+{
+    return std::make_unique<kernbench>();
+}
+
+} // namespace pcplab::sim::workloads

@@ -1,0 +1,18 @@
+// The factories behind make_workload (one per workload file).
+#pragma once
+
+#include "sim/workload.hpp"
+
+#include <memory>
+
+namespace pcplab::sim::workloads
+{
+
+std::unique_ptr<workload> make_kernbench();
+std::unique_ptr<workload> make_page_fault1();
+std::unique_ptr<workload> make_stress_vm();
+std::unique_ptr<workload> make_high_order();
+std::unique_ptr<workload> make_bursty();
+std::unique_ptr<workload> make_boot_load();
+
+} // namespace pcplab::sim::workloads

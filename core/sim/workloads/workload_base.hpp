@@ -1,0 +1,49 @@
+// What every workload shares: its tunables, the environment it was attached to, and where its tasks run.
+#pragma once
+
+#include "sim/workload.hpp"
+#include "sim/workloads/workload_params.hpp"
+
+#include <cstdint>
+#include <vector>
+
+namespace pcplab::sim::workloads
+{
+
+// The order in which tasks are placed on the workload's CPUs: the nodes taken in turn, each node's CPUs in
+// ascending number. The preset loader numbers all first hardware threads before the SMT siblings (ACPI MADT
+// order), so the first N places are one thread per core, spread over the nodes, as the scheduler spreads N
+// busy tasks (idle cores first, balanced between nodes). Deterministic.
+std::vector<int> placement_order(const workload_env& env);
+
+// How many of `places` CPUs a task count of `intensity` x places fills: at least one, at most all.
+int scaled_count(double intensity, int places);
+
+class workload_base : public workload
+{
+public:
+    std::vector<workload_param> params() const override { return m_params.list(); }
+    std::string set_param(std::string_view key, double value) override { return m_params.set(key, value); }
+    void set_intensity(double intensity) override;
+
+protected:
+    // Store the environment and compute the placement; derived attach() calls it first.
+    void attach_base(const workload_env& env);
+    // The CPU's place in placement_order (its task index), or -1 when the workload does not run there.
+    int place_of(int cpu) const
+    {
+        return cpu >= 0 && static_cast<std::size_t>(cpu) < m_place_of.size() ? m_place_of[cpu] : -1;
+    }
+    int nr_places() const { return static_cast<int>(m_order.size()); }
+    // User time to write `pages` 4 KiB pages (clear_page-like stores), from the cost model.
+    vtime_ns pages_ns(double pages) const;
+    // Called after the intensity changed (attach_base has run).
+    virtual void on_intensity() { }
+
+    workload_env m_env;
+    param_set m_params;
+    std::vector<int> m_order; // placement order (CPU numbers)
+    std::vector<int> m_place_of; // CPU -> place, -1 when unused
+};
+
+} // namespace pcplab::sim::workloads

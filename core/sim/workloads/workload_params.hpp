@@ -1,0 +1,28 @@
+// A workload's tunables by key, with their meaning and allowed range (shown by the CLI and the GUI).
+#pragma once
+
+#include "sim/workload.hpp"
+
+#include <limits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pcplab::sim::workloads
+{
+
+class param_set
+{
+public:
+    void add(std::string key, double value, std::string what, double min = 0,
+        double max = std::numeric_limits<double>::max());
+    double get(std::string_view key) const; // the key must exist (asserted)
+    std::string set(std::string_view key, double value); // "" or what is wrong
+    const std::vector<workload_param>& list() const { return m_params; }
+
+private:
+    std::vector<workload_param> m_params;
+    std::vector<double> m_min, m_max;
+};
+
+} // namespace pcplab::sim::workloads

@@ -1,0 +1,47 @@
+# `seeds --quick --only 004`: the boot of the seed-004 machine with parallel-deferred-init off and on, the
+# modelled deferred-init time from the engine next to the published 5860 ms -> 613 ms (9.56x).
+set -e
+. "$(dirname "$0")/lib.bash"
+
+usage_error --only seeds --only 009
+usage_error --only seeds --only 000,,001
+usage_error --bogus seeds --bogus
+
+run seeds --quick --only 004
+[ "$rc" -eq 0 ] || fail "seeds --quick --only 004: exit $rc: $(cat "$tmp/err")"
+for word in "seed 004" "5860 ms -> 613 ms" "9.56x" "max deferred-init time per node" "xeon-88-503g" "ratio"; do
+    grep -qF -- "$word" "$tmp/out" || fail "seeds text lacks '$word'"
+done
+grep -q "seed 00[0-3]" "$tmp/out" && fail "--only 004 ran other seeds"
+
+run seeds --quick --only 4 --json
+[ "$rc" -eq 0 ] || fail "seeds --json: exit $rc: $(cat "$tmp/err")"
+python3 - "$tmp/out" <<'EOF' || fail "seeds --json: $(head -c 400 "$tmp/out")"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert [s["id"] for s in j["seeds"]] == ["004"]
+s = j["seeds"][0]
+f = s["figures"][0]
+assert f["key"] == "deferred_init_max_ms"
+assert f["published"]["off"] == 5860 and f["published"]["on"] == 613 and f["published"]["change"] == 9.56
+# The simulated figures are the engine's boot report: the slowest node of each run.
+off = max(b["modelled_ms"] for b in s["runs"]["off"]["boot"])
+on = max(b["modelled_ms"] for b in s["runs"]["on"]["boot"])
+assert f["simulated"]["off"] == off and f["simulated"]["on"] == on, (f["simulated"], off, on)
+assert off > on > 0
+assert abs(f["simulated"]["change"] - off / on) < 1e-9
+assert abs(f["ratio"] - (off / on) / 9.56) < 1e-9
+# Off: one pgdatinit thread per node; on (v4.17, the RFC): a quarter of the node's 44 CPUs, fewer only
+# where a node has fewer 128 MiB sections to hand out.
+assert all(b["threads"] == 1 for b in s["runs"]["off"]["boot"])
+assert all(1 < b["threads"] <= 11 for b in s["runs"]["on"]["boot"])
+assert max(s["runs"]["on"]["boot"], key=lambda b: b["pages"])["threads"] == 11
+assert s["runs"]["off"]["patches"]["parallel-deferred-init"] is False
+assert s["runs"]["on"]["patches"]["parallel-deferred-init"] is True
+assert f["agrees"] == (f["disagreement"] == "")
+EOF
+
+run seeds --help
+[ "$rc" -eq 0 ] && grep -q "Usage: pcplab-cli seeds" "$tmp/out" || fail "seeds --help: exit $rc, $(head -1 "$tmp/out")"
+
+finish

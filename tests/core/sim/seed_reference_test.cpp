@@ -1,0 +1,125 @@
+#include "sim/seed_reference.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace pcplab;
+
+namespace
+{
+
+sim::run_summary run_with(std::uint64_t sys_ns, std::uint64_t user_ns)
+{
+    sim::run_summary r;
+    r.totals.sys_ns = sys_ns;
+    r.totals.user_ns = user_ns;
+    return r;
+}
+
+sim::published_figure decrease_by(double pct)
+{
+    sim::published_figure f;
+    f.key = "sys_ns";
+    f.label = "system CPU time";
+    f.change = pct;
+    f.expect = sim::expected_change::decrease;
+    return f;
+}
+
+} // namespace
+
+TEST_CASE("the five seeds carry their published numbers")
+{
+    const auto& refs = sim::seed_references();
+    REQUIRE(refs.size() == 5);
+    const auto* s0 = sim::find_seed_reference("000");
+    REQUIRE(s0);
+    CHECK(s0->preset == "epyc2-256");
+    CHECK(s0->era == "5.4.0-rc3");
+    CHECK(s0->sw == mm::patch::pcp_update_after_deferred_init);
+    // seed 000 mail: syst-256 14760.30 -> 4551.77, -69.16%
+    auto sys = std::find_if(s0->figures.begin(), s0->figures.end(), [](auto& f) { return f.key == "sys_ns"; });
+    REQUIRE(sys != s0->figures.end());
+    CHECK(*sys->off == 14760.30);
+    CHECK(*sys->change == -69.16);
+    CHECK(sim::find_seed_reference("4") == &refs[4]);
+    CHECK(refs[4].workload == "boot");
+    CHECK(*refs[4].figures[0].change == 9.56);
+    CHECK(sim::find_seed_reference("7") == nullptr);
+    CHECK(sim::find_seed_reference("x1") == nullptr);
+}
+
+TEST_CASE("a decrease of comparable size agrees and the wrong way or far off disagrees")
+{
+    auto f = decrease_by(-69.16);
+    auto ok = sim::compare_figure(f, run_with(1000, 0), run_with(600, 0)); // -40%
+    CHECK(ok.agrees);
+    CHECK(*ok.sim_change == Approx(-40));
+    CHECK(*ok.ratio == Approx(40 / 69.16));
+
+    auto wrong = sim::compare_figure(f, run_with(1000, 0), run_with(1030, 0)); // +3%
+    CHECK_FALSE(wrong.agrees);
+    CHECK(wrong.disagreement.find("direction") != std::string::npos);
+
+    auto flat = sim::compare_figure(f, run_with(1000, 0), run_with(995, 0)); // -0.5%: no effect
+    CHECK_FALSE(flat.agrees);
+
+    auto small = sim::compare_figure(f, run_with(1000, 0), run_with(950, 0)); // -5%: 14x smaller
+    CHECK_FALSE(small.agrees);
+    CHECK(small.disagreement.find("magnitude") != std::string::npos);
+}
+
+TEST_CASE("a factor change compares speed-ups and exact figures compare values")
+{
+    sim::published_figure f;
+    f.key = "deferred_init_max_ms";
+    f.form = sim::change_form::factor;
+    f.change = 9.56;
+    f.expect = sim::expected_change::decrease;
+    sim::run_summary off, on;
+    off.boot = {{0, 1, 100, 500.0, 1}, {1, 1, 100, 480.0, 1}};
+    on.boot = {{0, 11, 100, 50.0, 1}, {1, 11, 100, 40.0, 1}};
+    auto c = sim::compare_figure(f, off, on);
+    CHECK(*c.sim_off == 500.0); // the slowest node
+    CHECK(*c.sim_on == 50.0);
+    CHECK(*c.sim_change == Approx(10.0));
+    CHECK(*c.ratio == Approx(10.0 / 9.56));
+    CHECK(c.agrees);
+
+    sim::published_figure b;
+    b.key = "normal_batch";
+    b.off = 7;
+    b.on = 63;
+    b.expect = sim::expected_change::exact;
+    sim::run_summary r0, r1;
+    sim::zone_summary z;
+    z.name = "Normal";
+    z.batch = 7;
+    r0.zones = {z};
+    z.batch = 63;
+    r1.zones = {z};
+    CHECK(sim::compare_figure(b, r0, r1).agrees);
+    CHECK_FALSE(sim::compare_figure(b, r1, r1).agrees);
+}
+
+TEST_CASE("the pages-per-hold bound holds only when every covered hold fits in a batch")
+{
+    const auto* s3 = sim::find_seed_reference("003");
+    REQUIRE(s3);
+    const auto& f = s3->figures[0];
+    REQUIRE(f.expect == sim::expected_change::at_most_bound);
+    sim::zone_summary z;
+    z.name = "Normal";
+    z.batch = 63;
+    z.callers = {{"drain_pages_zone", 1, 1000, 2048}};
+    sim::run_summary off, on;
+    off.zones = {z};
+    z.callers = {{"drain_pages_zone", 40, 1000, 63}, {"rmqueue_bulk", 5, 10, 500}}; // rmqueue_bulk is not covered
+    on.zones = {z};
+    auto c = sim::compare_figure(f, off, on);
+    CHECK(*c.sim_off == 2048);
+    CHECK(*c.sim_on == 63);
+    CHECK(c.agrees);
+    z.callers = {{"decay_pcp_high", 1, 1000, 64}};
+    on.zones = {z};
+    CHECK_FALSE(sim::compare_figure(f, off, on).agrees);
+}
