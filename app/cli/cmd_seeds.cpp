@@ -3,13 +3,13 @@
 #include "args.hpp"
 #include "commands.hpp"
 #include "machine_args.hpp"
-#include "run_engine.hpp"
-#include "run_seed_plan.hpp"
 #include "run_seed_report.hpp"
 
 #include "sim/seed_reference.hpp"
+#include "sim/seed_scenarios.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace pcplab::cli
 {
@@ -41,29 +41,6 @@ std::vector<const sim::seed_reference*> selected_seeds(const parsed_args& a)
     }
     std::sort(out.begin(), out.end(), [](auto* x, auto* y) { return x->id < y->id; });
     return out;
-}
-
-// One side (switch off or on) of a seed's scenario.
-sim::run_summary run_side(const sim::seed_reference& ref, const seed_plan& plan, const mm::machine_spec& spec, bool on,
-    std::string& modelled_era, std::vector<std::string>& notes)
-{
-    sim::machine_options opts;
-    opts.era = ref.era;
-    opts.switches.push_back({ref.sw, on});
-    sim::machine_config cfg = resolve_config_or_throw(spec, opts);
-    modelled_era = cfg.era.str();
-    if (!on && !cfg.era_note.empty()) notes.push_back("seed " + ref.id + ": " + cfg.era_note);
-
-    run_request req;
-    req.preset = ref.preset;
-    req.cfg = std::move(cfg);
-    req.workload = ref.workload;
-    req.intensity = plan.intensity;
-    req.params = plan.params;
-    req.hold_threshold_ns = plan.hold_threshold_ns;
-    req.boot_only = ref.workload == "boot";
-    req.duration_ns = plan.duration_ns;
-    return execute_run(req);
 }
 
 } // namespace
@@ -99,12 +76,18 @@ int cmd_seeds(const std::vector<std::string>& args)
     for (const sim::seed_reference* ref : selected_seeds(a)) {
         seed_outcome o;
         o.ref = ref;
-        o.plan = plan_for_seed(*ref, quick);
-        mm::machine_spec preset = load_preset_or_throw(ref->preset);
-        o.preset_gib_per_node = largest_node_gib(preset);
-        mm::machine_spec spec = scale_machine_memory(preset, o.plan.gib_per_node);
-        o.off = run_side(*ref, o.plan, spec, false, o.modelled_era, notes);
-        o.on = run_side(*ref, o.plan, spec, true, o.modelled_era, notes);
+        sim::seed_scenario sc;
+        try {
+            sc = sim::make_seed_scenario(*ref, quick ? sim::seed_scale::quick : sim::seed_scale::full);
+        } catch (const std::runtime_error& e) {
+            throw cli_error(e.what());
+        }
+        o.plan = sc.plan;
+        o.preset_gib_per_node = sc.preset_gib_per_node;
+        o.modelled_era = sc.on.era.str();
+        if (!sc.off.era_note.empty()) notes.push_back("seed " + ref->id + ": " + sc.off.era_note);
+        o.off = sim::run_seed_side(sc, false);
+        o.on = sim::run_seed_side(sc, true);
         for (const auto& f : ref->figures) o.figures.push_back(sim::compare_figure(f, o.off, o.on));
         outcomes.push_back(std::move(o));
     }

@@ -2,10 +2,9 @@
 // off and on), the ratio of the changes and a "model disagrees: ..." line wherever they part.
 #pragma once
 
-#include "run_seed_plan.hpp"
-
 #include "sim/run_summary.hpp"
 #include "sim/seed_reference.hpp"
+#include "sim/seed_scenarios.hpp"
 
 #include <string>
 #include <vector>
@@ -15,7 +14,7 @@ namespace pcplab::cli
 
 struct seed_outcome {
     const sim::seed_reference* ref = nullptr;
-    seed_plan plan;
+    sim::seed_plan plan;
     double preset_gib_per_node = 0; // the preset's own size, for the scale line
     std::string modelled_era;
     sim::run_summary off, on;

@@ -45,16 +45,6 @@ std::string kernel_version::str() const
     return s;
 }
 
-int kernel_version::compare(const kernel_version& o) const
-{
-    if (major != o.major) return major < o.major ? -1 : 1;
-    if (minor != o.minor) return minor < o.minor ? -1 : 1;
-    if (patch != o.patch) return patch < o.patch ? -1 : 1;
-    // rc 0 is the release and sorts after every rc
-    int a = rc == 0 ? 1000 : rc, b = o.rc == 0 ? 1000 : o.rc;
-    return a == b ? 0 : (a < b ? -1 : 1);
-}
-
 const std::vector<kernel_version>& modelled_eras()
 {
     // v4.17: Aaron Lu's bulk free, batch capped at 512 KiB; v4.19: cap doubled to 1 MiB;

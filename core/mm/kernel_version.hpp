@@ -20,7 +20,14 @@ struct kernel_version {
     std::string str() const; // "v5.4", "v5.4-rc3", "v5.4.214"
 
     // Ordering: rc releases sort before the final release of the same major.minor.patch.
-    int compare(const kernel_version& o) const;
+    int compare(const kernel_version& o) const
+    {
+        if (major != o.major) return major < o.major ? -1 : 1;
+        if (minor != o.minor) return minor < o.minor ? -1 : 1;
+        if (patch != o.patch) return patch < o.patch ? -1 : 1;
+        int a = rc == 0 ? 1000 : rc, b = o.rc == 0 ? 1000 : o.rc; // a release sorts after its rcs
+        return a == b ? 0 : (a < b ? -1 : 1);
+    }
     bool at_least(int maj, int min) const { return compare({maj, min, 0, 0}) >= 0; }
     bool before(int maj, int min) const { return !at_least(maj, min); }
     friend bool operator==(const kernel_version& a, const kernel_version& b) { return a.compare(b) == 0; }

@@ -119,6 +119,23 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
         }
         nodes.push_back(std::move(pg));
     }
+    build_zonelists();
+}
+
+// build_zonelists (v5.4 / v6.x) by node distance: the local node, then nodes of the same socket, then the rest
+// (the SLIT distances of the presets' machines order them so); within a node, zones from the highest down.
+void machine::build_zonelists()
+{
+    m_zonelists.clear();
+    for (const auto& self : nodes) {
+        std::vector<int> order;
+        for (const auto& n : nodes) order.push_back(n->node_id);
+        auto key = [&](int x) {
+            return x == self->node_id ? 0 : (nodes[static_cast<std::size_t>(x)]->socket == self->socket ? 1 : 2);
+        };
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
+        m_zonelists.push_back(std::move(order));
+    }
 }
 
 machine::~machine() = default;

@@ -84,6 +84,8 @@ public:
     std::vector<int> cpu_to_node; // cpu_to_node(cpu)
     int nr_cpu_ids() const { return static_cast<int>(cpu_to_node.size()); }
     int nr_online_nodes() const { return static_cast<int>(nodes.size()); }
+    // The node order of a node's zonelist (build_zonelists), built once.
+    const std::vector<int>& node_zonelist(int nid) const { return m_zonelists[static_cast<std::size_t>(nid)]; }
 
     // The memmap: one struct page per pfn in [0, max_pfn) (holes stay `uninit`).
     pfn_t max_pfn = 0;
@@ -130,6 +132,7 @@ public:
     }
 
 private:
+    void build_zonelists();
     struct free_deleter {
         std::size_t bytes; // set right after mmap
         void operator()(page* p) const;
@@ -137,6 +140,7 @@ private:
     machine_spec m_spec;
     std::unique_ptr<page, free_deleter> m_memmap;
     std::size_t m_memmap_bytes = 0;
+    std::vector<std::vector<int>> m_zonelists;
     std::vector<std::uint8_t> m_pageblock_mt;
     counting_lock_ops m_counting;
     lock_ops* m_locks = &m_counting;

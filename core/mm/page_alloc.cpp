@@ -15,21 +15,6 @@ namespace pcplab::mm
 namespace
 {
 
-// build_zonelists (v5.4 / v6.x) by node distance: the local node, then nodes of the same socket, then the
-// rest; within a node, zones from the highest usable one down.
-std::vector<int> node_order(const machine& m, int nid)
-{
-    std::vector<int> order;
-    for (const auto& n : m.nodes) order.push_back(n->node_id);
-    int socket = m.nodes[static_cast<std::size_t>(nid)]->socket;
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        auto key
-            = [&](int x) { return x == nid ? 0 : (m.nodes[static_cast<std::size_t>(x)]->socket == socket ? 1 : 2); };
-        return key(a) < key(b);
-    });
-    return order;
-}
-
 // zone_statistics (v5.4 / v6.x): numa_hit/miss/foreign, local/other.
 void zone_statistics(mm_ctx& c, zone& preferred, zone& z)
 {
@@ -61,7 +46,7 @@ pfn_t get_page_from_freelist(mm_ctx& c, const alloc_request& req, unsigned alloc
 {
     zone* preferred = nullptr;
     bool autotune = c.m.patches[patch::pcp_high_autotune] && c.m.era.high_rule() == pcp_high_rule::low_watermark;
-    for (int nid : node_order(c.m, preferred_nid)) {
+    for (int nid : c.m.node_zonelist(preferred_nid)) {
         pglist_data& pg = *c.m.nodes[static_cast<std::size_t>(nid)];
         for (int t = req.highest_zoneidx; t >= 0; --t) {
             zone& z = pg.z(static_cast<zone_type>(t));

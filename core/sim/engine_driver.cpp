@@ -106,13 +106,15 @@ void engine_driver::advance(std::uint64_t quanta, vtime_ns quantum, const std::f
         const vtime_ns b = next_boundary(m_boundary, quantum);
         try {
             m_engine->run_until(b);
-            // run_until stops short of `b` only when the workload is done everywhere.
-            m_finished = m_engine->now() < b || m_engine->finished();
+            // run_until stops short of `b` only when the workload is done everywhere; the boundary stays
+            // the last one every CPU reached.
+            const bool reached = m_engine->now() >= b;
+            m_finished = !reached || m_engine->finished();
+            if (reached) m_boundary = b;
         } catch (const std::exception& e) {
             fail("run", e);
             return;
         }
-        m_boundary = b;
     }
 }
 

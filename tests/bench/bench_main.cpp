@@ -1,7 +1,8 @@
 // pcplab_bench: allocator-core benchmarks, run on demand (never by ctest).
 //   build/tests/bench/pcplab_bench            all
-//   build/tests/bench/pcplab_bench pcp buddy  some: pcp, buddy, deferred, metadata, boot-meta
+//   build/tests/bench/pcplab_bench pcp buddy  some: pcp, buddy, deferred, metadata, boot-meta, engine
 // Figures are printed as rates and as ratios measured in the same run.
+#include "engine_bench.hpp"
 #include "mm/boot.hpp"
 #include "mm/buddy.hpp"
 #include "mm/page_alloc.hpp"
@@ -22,7 +23,8 @@
 using namespace pcplab;
 using namespace pcplab::mm;
 
-namespace {
+namespace
+{
 
 double now_s()
 {
@@ -87,8 +89,7 @@ void bench_buddy()
         if (held.size() < 256 && (held.empty() || rng() % 2)) {
             unsigned order = rng() % NR_PAGE_ORDERS;
             pfn_t p = rmqueue_buddy(c, z, order, static_cast<int>(rng() % MIGRATE_PCPTYPES), ALLOC_WMARK_MIN);
-            if (p != NO_PFN)
-                held.push_back({p, order});
+            if (p != NO_PFN) held.push_back({p, order});
         } else {
             std::size_t k = rng() % held.size();
             auto [p, order] = held[k];
@@ -100,7 +101,7 @@ void bench_buddy()
     double dt = now_s() - t0;
     mm_work w = c.work - before;
     std::printf("buddy: %.2f M alloc/free ops/s; %.2f M split+merge steps/s\n", ops / dt / 1e6,
-                static_cast<double>(w.split_steps + w.merge_steps) / dt / 1e6);
+        static_cast<double>(w.split_steps + w.merge_steps) / dt / 1e6);
 }
 
 void bench_deferred()
@@ -130,18 +131,17 @@ void bench_deferred()
         double t0 = now_s();
         std::memset(buf.data(), threads, buf.size());
         double ms = now_s() - t0;
-        if (threads == 1)
-            base = s;
+        if (threads == 1) base = s;
         std::printf("  %d thread(s)/node: %.0f M pages/s, %.2f s; memset of the same memmap bytes %.2f s "
                     "(init/memset = %.1fx); speedup vs 1 thread %.2fx\n",
-                    threads, pages / s / 1e6, s, ms, s / ms, base / s);
+            threads, pages / s / 1e6, s, ms, s / ms, base / s);
     }
 }
 
 void bench_metadata()
 {
     std::printf("metadata: %zu bytes of struct page per 4 KiB frame + 1 byte per pageblock (%.4f per frame)\n",
-                sizeof(page), 1.0 / pageblock_nr_pages);
+        sizeof(page), 1.0 / pageblock_nr_pages);
 }
 
 void bench_boot_meta()
@@ -152,7 +152,7 @@ void bench_boot_meta()
     unsigned long managed = 0;
     m->for_each_populated_zone([&](zone& z) { managed += z.managed(); });
     std::printf("boot meta-1t-316: %.2f s wall, peak RSS %ld MiB, managed %.1f GiB\n", dt, peak_rss_mib(),
-                managed * 4096.0 / (1UL << 30));
+        managed * 4096.0 / (1UL << 30));
 }
 
 } // namespace
@@ -161,15 +161,11 @@ int main(int argc, char** argv)
 {
     std::set<std::string> want(argv + 1, argv + argc);
     auto on = [&](const char* n) { return want.empty() || want.count(n); };
-    if (on("metadata"))
-        bench_metadata();
-    if (on("pcp"))
-        bench_pcp();
-    if (on("buddy"))
-        bench_buddy();
-    if (on("deferred"))
-        bench_deferred();
-    if (on("boot-meta"))
-        bench_boot_meta();
+    if (on("metadata")) bench_metadata();
+    if (on("pcp")) bench_pcp();
+    if (on("buddy")) bench_buddy();
+    if (on("deferred")) bench_deferred();
+    if (on("boot-meta")) bench_boot_meta();
+    if (on("engine")) bench_engine({});
     return 0;
 }

@@ -41,7 +41,7 @@ bool both(const sim::ab_snapshot& p, sim::run_state st)
 
 } // namespace
 
-TEST_CASE("the A/B runner keeps both engines at the same virtual time")
+TEST_CASE("the A/B runner keeps both engines at the same virtual time", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
     sim::ab_runner ab(a, b, ab_opts());
@@ -71,7 +71,7 @@ TEST_CASE("the A/B runner keeps both engines at the same virtual time")
     CHECK(p->b->side == 1);
 }
 
-TEST_CASE("A/B stepping advances both engines by exactly one quantum")
+TEST_CASE("A/B stepping advances both engines by exactly one quantum", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
     sim::ab_runner ab(a, b, ab_opts(true));
@@ -87,7 +87,7 @@ TEST_CASE("A/B stepping advances both engines by exactly one quantum")
     CHECK(s1->b->events_processed > s0->b->events_processed);
 }
 
-TEST_CASE("a command for one side of an A/B pair changes only that side")
+TEST_CASE("a command for one side of an A/B pair changes only that side", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
     sim::ab_runner ab(a, b, ab_opts());

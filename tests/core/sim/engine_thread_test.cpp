@@ -93,7 +93,7 @@ mm::patch flippable(const sim::engine_config& c)
 
 } // namespace
 
-TEST_CASE("an engine thread publishes snapshots while it runs, booting first")
+TEST_CASE("an engine thread publishes snapshots while it runs, booting first", "[engine_thread]")
 {
     auto o = opts();
     collector col;
@@ -125,7 +125,7 @@ TEST_CASE("an engine thread publishes snapshots while it runs, booting first")
     }
 }
 
-TEST_CASE("pause stops virtual time; resume starts it again")
+TEST_CASE("pause stops virtual time; resume starts it again", "[engine_thread]")
 {
     sim::engine_thread t(cfg_small(), opts());
     wait_state(t, sim::run_state::running);
@@ -143,7 +143,7 @@ TEST_CASE("pause stops virtual time; resume starts it again")
     CHECK(moving->state == sim::run_state::running);
 }
 
-TEST_CASE("step_quantum advances by exactly one quantum, step by exactly one action")
+TEST_CASE("step_quantum advances by exactly one quantum, step by exactly one action", "[engine_thread]")
 {
     sim::engine_thread t(cfg_small(), opts(true));
     auto s0 = wait_state(t, sim::run_state::paused);
@@ -164,7 +164,7 @@ TEST_CASE("step_quantum advances by exactly one quantum, step by exactly one act
     CHECK(s3->boundary_ns == s2->boundary_ns);
 }
 
-TEST_CASE("a switch flipped from another thread shows in the next snapshots")
+TEST_CASE("a switch flipped from another thread shows in the next snapshots", "[engine_thread]")
 {
     auto cfg = cfg_small();
     const mm::patch p = flippable(cfg);
@@ -191,7 +191,7 @@ TEST_CASE("a switch flipped from another thread shows in the next snapshots")
     CHECK(seen);
 }
 
-TEST_CASE("bad commands are refused with a reason and the run goes on")
+TEST_CASE("bad commands are refused with a reason and the run goes on", "[engine_thread]")
 {
     auto o = opts();
     collector col;
@@ -217,7 +217,24 @@ TEST_CASE("bad commands are refused with a reason and the run goes on")
     CHECK(refused == 4);
 }
 
-TEST_CASE("reboot restarts at virtual time zero and keeps the switches set live")
+TEST_CASE("a finite workload ends in the finished state and a step there does nothing", "[engine_thread]")
+{
+    auto o = opts();
+    test::loop_params p;
+    p.rounds = 3;
+    o.make_load = test::loop_factory(p);
+    sim::engine_thread t(cfg_small(), o);
+    auto done = wait_state(t, sim::run_state::finished);
+    CHECK(done->totals.allocs == 3 * 64 * 2); // three rounds of 64 pages on each of the two CPUs
+    CHECK(done->sim_time_ns >= done->boundary_ns);
+    auto stepped = t.wait_for_command(t.step_quantum(), 20s);
+    REQUIRE(stepped);
+    CHECK(stepped->state == sim::run_state::finished);
+    CHECK(stepped->boundary_ns == done->boundary_ns);
+    CHECK(stepped->events_processed == done->events_processed);
+}
+
+TEST_CASE("reboot restarts at virtual time zero and keeps the switches set live", "[engine_thread]")
 {
     auto cfg = cfg_small();
     const mm::patch p = flippable(cfg);
@@ -238,7 +255,7 @@ TEST_CASE("reboot restarts at virtual time zero and keeps the switches set live"
     CHECK(fresh->seq > before->seq); // one source: sequence numbers go on across reboots
 }
 
-TEST_CASE("an engine that cannot be built shows as failed until a good configuration reboots it")
+TEST_CASE("an engine that cannot be built shows as failed until a good configuration reboots it", "[engine_thread]")
 {
     auto bad = cfg_small();
     bad.cpus = {99}; // no such CPU: the engine refuses the configuration
@@ -251,7 +268,7 @@ TEST_CASE("an engine that cannot be built shows as failed until a good configura
     CHECK(ok->run.generation == 2);
 }
 
-TEST_CASE("stop and the destructor join the engine thread and free the engine")
+TEST_CASE("stop and the destructor join the engine thread and free the engine", "[engine_thread]")
 {
     const int threads_before = thread_count();
     long rss_after_warmup = 0;
@@ -266,7 +283,7 @@ TEST_CASE("stop and the destructor join the engine thread and free the engine")
     CHECK(rss_kib() - rss_after_warmup < 16 * 1024);
 }
 
-TEST_CASE("many rapid commands from two threads neither deadlock nor get lost")
+TEST_CASE("many rapid commands from two threads neither deadlock nor get lost", "[engine_thread]")
 {
     auto o = opts();
     collector col;
@@ -321,7 +338,7 @@ TEST_CASE("many rapid commands from two threads neither deadlock nor get lost")
     }
 }
 
-TEST_CASE("a reader holding a snapshot does not hold up the engine")
+TEST_CASE("a reader holding a snapshot does not hold up the engine", "[engine_thread]")
 {
     sim::engine_thread t(cfg_small(), opts());
     auto held = t.wait_for([](const sim::snapshot& s) { return s.state == sim::run_state::running; }, 20s);
@@ -339,7 +356,7 @@ TEST_CASE("a reader holding a snapshot does not hold up the engine")
     CHECK(held->totals.allocs == allocs);
 }
 
-TEST_CASE("commands timed in virtual time give the same run whatever the pacing")
+TEST_CASE("commands timed in virtual time give the same run whatever the pacing", "[engine_thread]")
 {
     auto cfg = cfg_small();
     const mm::patch p = flippable(cfg);

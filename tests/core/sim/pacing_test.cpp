@@ -6,7 +6,7 @@ using namespace pcplab;
 using namespace std::chrono_literals;
 using clk = sim::pacing::clock;
 
-TEST_CASE("quanta_until counts whole quanta to the first boundary at or after a time")
+TEST_CASE("quanta_until counts whole quanta to the first boundary at or after a time", "[pacing]")
 {
     CHECK(sim::quanta_until(1000, 100, 1000) == 0);
     CHECK(sim::quanta_until(1000, 100, 900) == 0);
@@ -19,7 +19,7 @@ TEST_CASE("quanta_until counts whole quanta to the first boundary at or after a 
     CHECK(sim::next_boundary(1100, 100) == 1200);
 }
 
-TEST_CASE("as fast as possible, a tick runs as many quanta as fit in half a publish interval")
+TEST_CASE("as fast as possible, a tick runs as many quanta as fit in half a publish interval", "[pacing]")
 {
     sim::pacing p(50); // 20 ms interval: aim at 10 ms per tick
     const auto t0 = clk::time_point{} + 1s;
@@ -36,7 +36,7 @@ TEST_CASE("as fast as possible, a tick runs as many quanta as fit in half a publ
     CHECK(p.chunk() == 2);
 }
 
-TEST_CASE("paced, the wall clock decides how many whole quanta are due")
+TEST_CASE("paced, the wall clock decides how many whole quanta are due", "[pacing]")
 {
     sim::pacing p(30);
     p.set_speed(1'000'000); // 1 ms of virtual time per wall second
@@ -54,7 +54,7 @@ TEST_CASE("paced, the wall clock decides how many whole quanta are due")
     CHECK(p.next_due(200'000, 100'000) == t0 + 300ms);
 }
 
-TEST_CASE("paced beyond what the host can do, the schedule moves instead of bursting later")
+TEST_CASE("paced beyond what the host can do, the schedule moves instead of bursting later", "[pacing]")
 {
     sim::pacing p(30);
     p.set_speed(1e9); // one virtual second per wall second

@@ -52,7 +52,7 @@ mm::zone& normal_zone(mm::machine& m, int node)
 
 } // namespace
 
-TEST_CASE("free blocks per migratetype match the free lists, the one long list exact by difference")
+TEST_CASE("free blocks per migratetype match the free lists, the one long list exact by difference", "[snapshot]")
 {
     auto m = booted_machine();
     mm::zone& z = normal_zone(*m, 1);
@@ -85,7 +85,7 @@ TEST_CASE("free blocks per migratetype match the free lists, the one long list e
     CHECK_FALSE(none.free_blocks_exact);
 }
 
-TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-resident pages")
+TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-resident pages", "[snapshot]")
 {
     auto m = booted_machine();
     churn(*m, 0, 5);
@@ -118,7 +118,7 @@ TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-re
     CHECK(s.zone_index(1, mm::ZONE_DMA) == -1);
 }
 
-TEST_CASE("a snapshot is a copy: later allocator work does not show in it")
+TEST_CASE("a snapshot is a copy: later allocator work does not show in it", "[snapshot]")
 {
     auto m = booted_machine();
     auto before = std::make_shared<sim::snapshot>();
@@ -133,7 +133,7 @@ TEST_CASE("a snapshot is a copy: later allocator work does not show in it")
     CHECK(before->zones.back().free_pages == kept_free);
 }
 
-TEST_CASE("contention percentages come from merged waiting time, whole run and since the last snapshot")
+TEST_CASE("contention percentages come from merged waiting time, whole run and since the last snapshot", "[snapshot]")
 {
     sim::snapshot s;
     s.zones.resize(1);
@@ -164,7 +164,7 @@ TEST_CASE("contention percentages come from merged waiting time, whole run and s
     CHECK_FALSE(s2.zones[0].lock.someone_waiting);
 }
 
-TEST_CASE("CPUs waiting on zone->lock are counted from hold records whose wait covers the instant")
+TEST_CASE("CPUs waiting on zone->lock are counted from hold records whose wait covers the instant", "[snapshot]")
 {
     auto rec = [](int cpu, sim::vtime_ns start, std::uint32_t wait, int zone = mm::ZONE_NORMAL) {
         sim::lock_hold_record r;
@@ -188,7 +188,7 @@ TEST_CASE("CPUs waiting on zone->lock are counted from hold records whose wait c
     CHECK(sim::waiting_cpus_at(holds, 1, mm::ZONE_NORMAL, 1000) == 0);
 }
 
-TEST_CASE("event windows deliver each entry once and keep the newest when capped")
+TEST_CASE("event windows deliver each entry once and keep the newest when capped", "[snapshot]")
 {
     std::vector<int> all{1, 2, 3};
     std::size_t cursor = 0;
@@ -207,7 +207,7 @@ TEST_CASE("event windows deliver each entry once and keep the newest when capped
     CHECK(out == std::vector<int>{1, 2});
 }
 
-TEST_CASE("command descriptions name the command, its argument, side and time")
+TEST_CASE("command descriptions name the command, its argument, side and time", "[snapshot]")
 {
     auto c = sim::make_set_patch("batched-bulk-free", true);
     c.target = sim::command_target::b;
@@ -217,7 +217,7 @@ TEST_CASE("command descriptions name the command, its argument, side and time")
     CHECK(std::string(sim::run_state_name(sim::run_state::paused)) == "paused");
 }
 
-TEST_CASE("a boot snapshot reports each node's deferred-init progress from the init threads")
+TEST_CASE("a boot snapshot reports each node's deferred-init progress from the init threads", "[snapshot]")
 {
     const auto v = *mm::kernel_version::parse("v6.7");
     sim::engine_config cfg;

@@ -1,18 +1,23 @@
-#include "run_seed_plan.hpp"
+// The scale of each seed's scenario, and its two sides (switch off / on) as engine runs.
+#include "sim/seed_scenarios.hpp"
 
+#include "sim/preset.hpp"
 #include "sim/preset_layout.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <stdexcept>
+#include <variant>
 
-namespace pcplab::cli
+namespace pcplab::sim
 {
 
 namespace
 {
 
 constexpr double PAGES_PER_GIB = double(1UL << 30) / double(mm::PAGE_SIZE);
-constexpr sim::vtime_ns MS = 1'000'000;
+constexpr vtime_ns MS = 1'000'000;
 
 unsigned long node_pages(const mm::node_spec& n)
 {
@@ -42,8 +47,9 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //  003  stress-vm sizes itself to 1.2 x memory, so reclaim runs at any size; a pass ends in munmap, whose
 //       frees overflow pcp->high and free up to batch << 5 pages in one hold (the seed's "2k+ pages");
 //  004  modelled deferred-init time is linear in a node's pages: the speed-up does not depend on the size.
-seed_plan plan_for_seed(const sim::seed_reference& ref, bool quick)
+seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
+    const bool quick = scale == seed_scale::quick;
     seed_plan p;
     if (ref.id == "000") {
         p.gib_per_node = quick ? 4 : 16;
@@ -92,12 +98,12 @@ mm::machine_spec scale_machine_memory(const mm::machine_spec& spec, double gib_p
     if (gib_per_node <= 0) return spec;
     mm::machine_spec out = spec;
     const auto want = static_cast<unsigned long>(std::floor(gib_per_node * PAGES_PER_GIB));
-    std::vector<sim::node_memory_request> req;
+    std::vector<node_memory_request> req;
     bool changed = false;
     for (const auto& n : spec.nodes) {
         // present frames undercount the DIMMs of node 0 by the low holes; the layout adds them back.
         unsigned long have = node_pages(n);
-        sim::node_memory_request r;
+        node_memory_request r;
         r.pages = std::min(want, have);
         changed = changed || r.pages != have;
         req.push_back(r);
@@ -108,7 +114,7 @@ mm::machine_spec scale_machine_memory(const mm::machine_spec& spec, double gib_p
         n.reserved.clear();
     }
     auto version = mm::kernel_version::parse(spec.era).value_or(mm::kernel_version{6, 7, 0, 0});
-    sim::layout_x86_memory(out.nodes, req, version);
+    layout_x86_memory(out.nodes, req, version);
     // ZONE_MOVABLE (kernelcore=) cannot be larger than the node that holds it.
     out.movable_pages_per_node = std::min(out.movable_pages_per_node, want / 2);
     out.description
@@ -116,4 +122,81 @@ mm::machine_spec scale_machine_memory(const mm::machine_spec& spec, double gib_p
     return out;
 }
 
-} // namespace pcplab::cli
+config_result seed_machine_config(
+    const seed_reference& ref, const mm::machine_spec& spec, bool on, std::optional<int> init_threads)
+{
+    machine_options opts;
+    opts.era = ref.era;
+    opts.switches.push_back({ref.sw, on});
+    opts.init_threads = init_threads;
+    return make_machine_config(spec, opts);
+}
+
+seed_scenario make_seed_scenario(const seed_reference& ref, seed_scale scale)
+{
+    seed_scenario sc;
+    sc.ref = &ref;
+    sc.plan = plan_for_seed(ref, scale);
+    auto loaded = load_preset(ref.preset);
+    if (auto* err = std::get_if<preset_error>(&loaded))
+        throw std::runtime_error("seed " + ref.id + ": preset " + ref.preset + ": " + err->str());
+    const auto& preset = std::get<mm::machine_spec>(loaded);
+    sc.preset_gib_per_node = largest_node_gib(preset);
+    sc.spec = scale_machine_memory(preset, sc.plan.gib_per_node);
+    for (bool on : {false, true}) {
+        auto cfg = seed_machine_config(ref, sc.spec, on);
+        if (auto* err = std::get_if<config_error>(&cfg)) throw std::runtime_error("seed " + ref.id + ": " + err->str());
+        (on ? sc.on : sc.off) = std::get<machine_config>(std::move(cfg));
+    }
+    return sc;
+}
+
+engine_config seed_engine_config(const seed_scenario& sc, const machine_config& cfg)
+{
+    engine_config ec;
+    ec.spec = cfg.spec;
+    ec.era = cfg.era;
+    ec.patches = cfg.patches;
+    ec.workload = sc.ref->workload;
+    ec.intensity = sc.plan.intensity;
+    ec.hold_threshold_ns = sc.plan.hold_threshold_ns;
+    ec.keep_events = false; // a summary needs the counters, not the event log
+    return ec;
+}
+
+workload_factory seed_workload_factory(const seed_scenario& sc)
+{
+    return [name = sc.ref->workload, params = sc.plan.params, id = sc.ref->id] {
+        auto w = make_workload(name);
+        if (!w) throw std::invalid_argument("seed " + id + ": unknown workload '" + name + "'");
+        for (const auto& [key, value] : params) {
+            std::string err = w->set_param(key, value);
+            if (!err.empty()) throw std::invalid_argument("seed " + id + ": " + name + " " + key + ": " + err);
+        }
+        return w;
+    };
+}
+
+run_summary run_seed_side(const seed_scenario& sc, const machine_config& cfg)
+{
+    const auto wall_start = std::chrono::steady_clock::now();
+    const bool boot_only = sc.ref->workload == "boot";
+    engine e(seed_engine_config(sc, cfg), seed_workload_factory(sc));
+    e.boot();
+    std::string stop = "boot";
+    if (!boot_only) {
+        stop = "duration";
+        e.run_until(sc.plan.duration_ns);
+        if (e.finished()) stop = "finished";
+    }
+    run_summary s = summarize_run(e);
+    s.preset = sc.ref->preset;
+    s.workload_params = sc.plan.params;
+    s.requested_era = cfg.requested.str();
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s.patch_origins.push_back(switch_origin_name(cfg.origin[i]));
+    s.stop_reason = stop;
+    s.wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - wall_start).count();
+    return s;
+}
+
+} // namespace pcplab::sim

@@ -1,0 +1,157 @@
+// The five seeds reproduced on the engine: each seed's scenario (sim::seed_scenarios, the one `pcplab-cli
+// seeds` runs) with its switch off and on, and the direction of each published effect asserted with a
+// margin that a wrong model would miss. Margins are about half of what the model produces at the scale used,
+// so they leave room for cost-model refinements but fail when an effect vanishes or turns around.
+// Where the model does not reproduce a published effect (see the report of `pcplab-cli seeds`), there is
+// no assertion pretending it does; the comment says what the model gives instead.
+#include "sim/seed_reference.hpp"
+#include "sim/seed_scenarios.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <string>
+#include <variant>
+#include <vector>
+
+using namespace pcplab;
+
+namespace
+{
+
+struct seed_runs {
+    sim::seed_scenario sc;
+    sim::run_summary off, on;
+};
+
+seed_runs run_seed(const char* id, sim::seed_scale scale = sim::seed_scale::quick)
+{
+    const sim::seed_reference* ref = sim::find_seed_reference(id);
+    REQUIRE(ref);
+    seed_runs r;
+    r.sc = sim::make_seed_scenario(*ref, scale);
+    r.off = sim::run_seed_side(r.sc, false);
+    r.on = sim::run_seed_side(r.sc, true);
+    return r;
+}
+
+double figure(const sim::run_summary& run, const char* key)
+{
+    auto v = sim::simulated_figure(run, key);
+    INFO("figure " << key);
+    REQUIRE(v.has_value());
+    return *v;
+}
+
+// (on - off) / off in percent.
+double change_pct(double off, double on)
+{
+    REQUIRE(off > 0);
+    return (on - off) / off * 100.0;
+}
+
+} // namespace
+
+// At the quick scale (a quarter of the CPUs) the build barely contends and its elapsed time moves by < 1%,
+// so this seed runs at the CLI's full scale: all 256 CPUs on 16 GiB nodes, which is what the seed is about.
+TEST_CASE("seed 000: recalculating batch after deferred init cuts zone->lock wait, system and elapsed time")
+{
+    const seed_runs r = run_seed("000", sim::seed_scale::full);
+    REQUIRE(r.off.stop_reason == "finished");
+    REQUIRE(r.on.stop_reason == "finished");
+
+    // The mechanism, exactly as in the mail: the Normal zones' pagesets go from batch 7 to 63.
+    CHECK(figure(r.off, "normal_batch") == 7);
+    CHECK(figure(r.on, "normal_batch") == 63);
+
+    const double wait = change_pct(figure(r.off, "zone_lock_wait_ns"), figure(r.on, "zone_lock_wait_ns"));
+    const double sys = change_pct(figure(r.off, "sys_ns"), figure(r.on, "sys_ns"));
+    const double elapsed = change_pct(figure(r.off, "build_elapsed_s"), figure(r.on, "build_elapsed_s"));
+    INFO("zone->lock wait " << wait << "%, sys " << sys << "% (published -69.16%), elapsed " << elapsed
+                            << "% (published -27.06%)");
+    CHECK(wait <= -50.0);
+    CHECK(sys <= -35.0);
+    CHECK(elapsed <= -10.0);
+    // Not asserted: the published user-time rise (+20.2%). The model's user time is the workload's own
+    // compute, identical with the switch off and on.
+}
+
+TEST_CASE("seed 001: picking pages outside zone->lock shortens the free_pcppages_bulk hold")
+{
+    const seed_runs r = run_seed("001");
+    const double hold = change_pct(figure(r.off, "fpb_hold_mean_ns"), figure(r.on, "fpb_hold_mean_ns"));
+    const double iters = change_pct(figure(r.off, "seed_measure"), figure(r.on, "seed_measure"));
+    INFO("mean free_pcppages_bulk hold " << hold << "%, page_fault1 iterations " << iters << "% (published +10.8%)");
+    CHECK(hold <= -3.0);
+    // The published score rise (+10.8% on Skylake 4S) is not reproduced: the model's iterations move by about
+    // +1% at this scale and 0% at full scale. Only "not worse" is asserted.
+    CHECK(iters >= 0.0);
+}
+
+TEST_CASE("seed 002: auto-tuned pcp->high cuts zone allocations and zone->lock contention, keeps more on PCP")
+{
+    const seed_runs r = run_seed("002");
+    const double zone_allocs = change_pct(figure(r.off, "zone_allocs"), figure(r.on, "zone_allocs"));
+    const double contention = change_pct(figure(r.off, "contention_pct"), figure(r.on, "contention_pct"));
+    const double resident_off = figure(r.off, "pcp_resident_pages"), resident_on = figure(r.on, "pcp_resident_pages");
+    INFO("zone allocations " << zone_allocs << "% (published -83.9%), contention " << figure(r.off, "contention_pct")
+                             << "% -> " << figure(r.on, "contention_pct") << "% (published 11% -> 0.5%), PCP pages "
+                             << resident_off << " -> " << resident_on);
+    CHECK(zone_allocs <= -30.0);
+    CHECK(contention <= -15.0);
+    CHECK(resident_on >= 3.0 * resident_off);
+    // Not asserted: the build time (-3.5% published; the model's change is under 1%) and free_high drains
+    // (the kernbench model allocates no high orders, so there are none with the switch off or on).
+}
+
+TEST_CASE("seed 003: batched callers never free more than batch pages per zone->lock hold; the hold tail shrinks")
+{
+    const seed_runs r = run_seed("003");
+    const double batch_off = figure(r.off, "max_batch"), batch_on = figure(r.on, "max_batch");
+    const double pages_off = figure(r.off, "covered_max_pages"), pages_on = figure(r.on, "covered_max_pages");
+    const double tail = change_pct(figure(r.off, "hold_ns_max"), figure(r.on, "hold_ns_max"));
+    INFO("largest covered hold " << pages_off << " pages (batch " << batch_off << ") -> " << pages_on << " (batch "
+                                 << batch_on << "), longest hold " << tail << "%");
+    CHECK(pages_off > 2 * batch_off); // without the series, a drain frees several batches under one hold
+    CHECK(pages_on <= batch_on);
+    CHECK(pages_on > 0); // the covered callers did run
+    CHECK(tail <= -25.0);
+    // Not asserted: throughput "neutral or better". stress-vm completes too few passes at this scale for
+    // bogo ops to mean anything (10 -> 0 here, 0 -> 0 at full scale), and its proxy, the pages faulted in,
+    // falls with the switch on here (about -12%: more zone->lock round trips shared by 316 CPUs) while it is
+    // neutral (+0.1%) at full scale.
+}
+
+TEST_CASE("seed 004: deferred-init time falls with threads per node until the memory-bandwidth floor")
+{
+    const sim::seed_reference* ref = sim::find_seed_reference("004");
+    REQUIRE(ref);
+    const sim::seed_scenario sc = sim::make_seed_scenario(*ref, sim::seed_scale::quick);
+
+    auto slowest_node_ms = [&](const sim::machine_config& cfg) {
+        const sim::run_summary run = sim::run_seed_side(sc, cfg);
+        return figure(run, "deferred_init_max_ms");
+    };
+    const double off = slowest_node_ms(sc.off), on = slowest_node_ms(sc.on);
+
+    const std::vector<int> threads = {1, 2, 4, 8, 16, 32};
+    std::vector<double> ms;
+    for (int n : threads) {
+        auto cfg = sim::seed_machine_config(*ref, sc.spec, true, n);
+        REQUIRE(std::holds_alternative<sim::machine_config>(cfg));
+        ms.push_back(slowest_node_ms(std::get<sim::machine_config>(cfg)));
+    }
+    INFO("off " << off << " ms, on " << on << " ms; sweep 1,2,4,8,16,32 threads: " << ms[0] << ", " << ms[1] << ", "
+                << ms[2] << ", " << ms[3] << ", " << ms[4] << ", " << ms[5] << " ms");
+
+    // One thread with the switch on is the switch-off boot (one pgdatinit per node).
+    CHECK(ms[0] == Approx(off).epsilon(0.01));
+    // Each doubling up to 8 threads cuts the time by at least 40% (ideal: 50%) ...
+    for (std::size_t i = 1; i <= 3; ++i) CHECK(ms[i] <= 0.6 * ms[i - 1]);
+    // ... and then the node's memory bandwidth bounds it: 16 -> 32 threads gains under 10%, and 32 threads
+    // are far from a 32x speed-up.
+    CHECK(ms[5] >= 0.9 * ms[4]);
+    CHECK(ms[0] / ms[5] < 16.0);
+    // The seed's own setting (the RFC: a quarter of the node's CPUs) is within 2x of the published 9.56x.
+    CHECK(off / on >= 9.56 / 2);
+    CHECK(off / on <= 9.56 * 2);
+}
