@@ -90,15 +90,10 @@ public:
         m_gap_us_min = static_cast<std::uint64_t>(m_params.get("gap_us_min"));
         m_gap_us_max = std::max(m_gap_us_min, static_cast<std::uint64_t>(m_params.get("gap_us_max")));
         on_intensity();
-        m_cpus.clear();
-        m_cpus.resize(m_order.size());
-        for (std::size_t i = 0; i < m_cpus.size(); ++i) {
-            m_cpus[i].r = rng(stream_seed(env.seed, TAG_BOOT, i));
-            m_cpus[i].held.reserve(m_resident + m_pages_per_step);
-        }
+        reset_states(m_cpus, m_order.size(), TAG_BOOT);
+        for (auto& c : m_cpus) c.held.reserve(m_resident + m_pages_per_step);
         m_cpus_done = 0;
         m_allocated = 0;
-        m_released = false;
     }
 
     cpu_action next(int cpu, vtime_ns now) override
@@ -110,10 +105,7 @@ public:
         if (c.gate.pending(a)) return a;
         for (;;) {
             if (c.finished) return done();
-            if (c.touch_pending) {
-                c.touch_pending = false;
-                if (vtime_ns ns = pages_ns(1)) return compute(ns);
-            }
+            if (take_touch(c.touch_pending, a)) return a;
             if (c.left > 0) // allocating the current step's pages
                 return c.gate.issue(c.r.chance(1, 4) ? alloc_user(0) : alloc_kernel(0));
             bool last = c.step >= m_steps;
@@ -144,23 +136,15 @@ public:
         ++m_allocated;
     }
 
-    workload_score score(vtime_ns elapsed) const override
-    {
-        workload_score s;
-        s.work_units = static_cast<double>(m_allocated);
-        s.unit = "pages";
-        return s;
-    }
+    workload_score score(vtime_ns elapsed) const override { return count_score(m_allocated, "pages"); }
 
     bool finished() const override { return m_released || m_cpus_done == m_cpus.size(); }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& c : m_cpus)
+        return release_each(m_cpus, [](auto& c, released_blocks& out) {
             while (c.held.size() > 0) out.emplace_back(c.held.pop(), 0U);
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -174,11 +158,7 @@ private:
         page_fifo held; // oldest first
     };
 
-    void on_intensity() override
-    {
-        double n = std::round(m_params.get("pages_per_step") * m_env.intensity);
-        m_pages_per_step = n >= 1 ? static_cast<std::uint32_t>(std::min(n, 1e6)) : 1U;
-    }
+    void on_intensity() override { m_pages_per_step = scaled_amount(m_params.get("pages_per_step"), 1e6); }
 
     std::uint64_t m_steps = 0;
     std::size_t m_resident = 0;
@@ -187,7 +167,6 @@ private:
     std::vector<cpu_state> m_cpus;
     std::size_t m_cpus_done = 0;
     std::uint64_t m_allocated = 0;
-    bool m_released = false;
 };
 
 } // namespace

@@ -50,11 +50,8 @@ public:
         m_work_ns = m_params.get("work_ns_per_page");
         m_idle_us_min = static_cast<std::uint64_t>(m_params.get("idle_ms_min") * 1000);
         m_idle_us_max = std::max(m_idle_us_min, static_cast<std::uint64_t>(m_params.get("idle_ms_max") * 1000));
-        m_cpus.clear();
-        m_cpus.resize(m_order.size());
-        for (std::size_t i = 0; i < m_cpus.size(); ++i) m_cpus[i].r = rng(stream_seed(env.seed, TAG_BURSTY, i));
+        reset_states(m_cpus, m_order.size(), TAG_BURSTY);
         m_bursts = 0;
-        m_released = false;
         on_intensity();
         for (auto& c : m_cpus) c.held.reserve(m_burst_pages);
     }
@@ -73,10 +70,7 @@ public:
                 c.left = m_burst_pages;
                 return idle(c.r.between(1, START_JITTER_US) * 1000);
             case phase::burst:
-                if (c.touch_pending) {
-                    c.touch_pending = false;
-                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
-                }
+                if (take_touch(c.touch_pending, a)) return a;
                 if (c.left > 0) return c.gate.issue(alloc_user(0));
                 c.ph = phase::free;
                 c.free_cursor = 0;
@@ -104,24 +98,14 @@ public:
         --c.left;
     }
 
-    workload_score score(vtime_ns elapsed) const override
-    {
-        workload_score s;
-        s.work_units = static_cast<double>(m_bursts);
-        s.unit = "bursts";
-        return s;
-    }
+    workload_score score(vtime_ns elapsed) const override { return count_score(m_bursts, "bursts"); }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& c : m_cpus) {
-            std::size_t from = c.ph == phase::free ? c.free_cursor : 0;
-            for (std::size_t i = from; i < c.held.size(); ++i) out.emplace_back(c.held[i], 0U);
+        return release_each(m_cpus, [](auto& c, released_blocks& out) {
+            append_pages(out, c.held, c.ph == phase::free ? c.free_cursor : 0);
             c.held.clear();
-        }
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -136,18 +120,13 @@ private:
         std::vector<mm::pfn_t> held;
     };
 
-    void on_intensity() override
-    {
-        double pages = std::round(m_params.get("burst_mib") * 256 * m_env.intensity);
-        m_burst_pages = pages >= 1 ? static_cast<std::uint32_t>(std::min(pages, 4e9)) : 1U;
-    }
+    void on_intensity() override { m_burst_pages = scaled_amount(m_params.get("burst_mib") * 256, 4e9); }
 
     std::uint32_t m_burst_pages = 1;
     double m_work_ns = 0;
     std::uint64_t m_idle_us_min = 0, m_idle_us_max = 0;
     std::vector<cpu_state> m_cpus;
     std::uint64_t m_bursts = 0;
-    bool m_released = false;
 };
 
 } // namespace

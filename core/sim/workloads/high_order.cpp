@@ -58,11 +58,8 @@ public:
     {
         attach_base(env);
         m_hold_ns = static_cast<vtime_ns>(m_params.get("hold_us") * 1000);
-        m_cpus.clear();
-        m_cpus.resize(m_order.size());
-        for (std::size_t i = 0; i < m_cpus.size(); ++i) m_cpus[i].r = rng(stream_seed(env.seed, TAG_HIGH_ORDER, i));
+        reset_states(m_cpus, m_order.size(), TAG_HIGH_ORDER);
         m_allocated = 0;
-        m_released = false;
         on_intensity();
         for (auto& c : m_cpus) c.held.reserve(m_blocks + (1U << mm::HPAGE_PMD_ORDER));
     }
@@ -132,24 +129,14 @@ public:
             --c.left;
     }
 
-    workload_score score(vtime_ns elapsed) const override
-    {
-        workload_score s;
-        s.work_units = static_cast<double>(m_allocated);
-        s.unit = "blocks";
-        return s;
-    }
+    workload_score score(vtime_ns elapsed) const override { return count_score(m_allocated, "blocks"); }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& c : m_cpus) {
-            std::size_t from = c.ph == phase::free ? c.free_cursor : 0;
-            for (std::size_t i = from; i < c.held.size(); ++i) out.emplace_back(c.held[i].pfn, c.held[i].order);
+        return release_each(m_cpus, [](auto& c, released_blocks& out) {
+            append_blocks(out, c.held, c.ph == phase::free ? c.free_cursor : 0);
             c.held.clear();
-        }
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -176,17 +163,12 @@ private:
         return alloc_kernel(1);
     }
 
-    void on_intensity() override
-    {
-        double b = std::round(m_params.get("blocks") * m_env.intensity);
-        m_blocks = b >= 1 ? static_cast<std::uint32_t>(std::min(b, 1e6)) : 1U;
-    }
+    void on_intensity() override { m_blocks = scaled_amount(m_params.get("blocks"), 1e6); }
 
     std::uint32_t m_blocks = 1;
     vtime_ns m_hold_ns = 0;
     std::vector<cpu_state> m_cpus;
     std::uint64_t m_allocated = 0;
-    bool m_released = false;
 };
 
 } // namespace

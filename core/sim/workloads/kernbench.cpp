@@ -93,7 +93,6 @@ public:
         m_next_job = m_jobs_done = 0;
         m_start = std::numeric_limits<vtime_ns>::max();
         m_last_exit = 0;
-        m_released = false;
     }
 
     cpu_action next(int cpu, vtime_ns now) override
@@ -119,10 +118,7 @@ public:
                 c.ph = phase::heap;
                 return compute(EXEC_NS);
             case phase::heap:
-                if (c.touch_pending) {
-                    c.touch_pending = false;
-                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
-                }
+                if (take_touch(c.touch_pending, a)) return a;
                 if (c.burst_left == 0) {
                     if (c.think_pending) {
                         c.think_pending = false;
@@ -139,10 +135,7 @@ public:
                 if (c.anon_faulted % PTRS_PER_PTE == 0 && !c.pte_ready) return issue(c, pending::pte, alloc_kernel(0));
                 return issue(c, pending::anon, alloc_user(0));
             case phase::output:
-                if (c.touch_pending) {
-                    c.touch_pending = false;
-                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
-                }
+                if (take_touch(c.touch_pending, a)) return a;
                 if (c.output_left > 0) return issue(c, pending::output, alloc_user(0));
                 c.ph = phase::exit;
                 c.free_cursor = 0;
@@ -198,9 +191,7 @@ public:
 
     workload_score score(vtime_ns elapsed) const override
     {
-        workload_score s;
-        s.work_units = static_cast<double>(m_jobs_done);
-        s.unit = "jobs";
+        workload_score s = count_score(m_jobs_done, "jobs");
         s.seed_measure = "elapsed seconds";
         bool all_done = m_jobs_done == m_total_jobs && m_start <= m_last_exit;
         s.seed_measure_value
@@ -210,18 +201,13 @@ public:
 
     bool finished() const override { return m_released || m_jobs_done == m_total_jobs; }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& c : m_cpus) {
-            std::size_t from = c.ph == phase::exit ? c.free_cursor : 0;
-            for (std::size_t i = from; i < c.user.size() + c.kernel.size(); ++i)
-                out.emplace_back(i < c.user.size() ? c.user[i] : c.kernel[i - c.user.size()], 0U);
+        return release_each(m_cpus, [](auto& c, released_blocks& out) {
+            append_pages(out, c.user, c.kernel, c.ph == phase::exit ? c.free_cursor : 0);
             c.user.clear();
             c.kernel.clear();
-        }
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -276,7 +262,6 @@ private:
     std::vector<cpu_state> m_cpus;
     std::uint64_t m_total_jobs = 0, m_next_job = 0, m_jobs_done = 0;
     vtime_ns m_start = 0, m_last_exit = 0;
-    bool m_released = false;
 };
 
 } // namespace

@@ -53,15 +53,12 @@ public:
     {
         attach_base(env);
         m_pages = static_cast<std::uint32_t>(m_params.get("mmap_mib") * 256);
-        m_tasks.clear();
-        m_tasks.resize(m_order.size());
-        for (std::size_t i = 0; i < m_tasks.size(); ++i) m_tasks[i].r = rng(stream_seed(env.seed, TAG_PAGE_FAULT1, i));
+        reset_states(m_tasks, m_order.size(), TAG_PAGE_FAULT1);
         for (auto& t : m_tasks) {
             t.data.reserve(m_pages);
             t.ptes.reserve((m_pages + PTRS_PER_PTE - 1) / PTRS_PER_PTE);
         }
         m_iterations = 0;
-        m_released = false;
         on_intensity();
     }
 
@@ -83,10 +80,7 @@ public:
                 }
                 continue;
             case phase::fault:
-                if (t.touch_pending) {
-                    t.touch_pending = false;
-                    if (vtime_ns ns = pages_ns(1)) return compute(ns);
-                }
+                if (take_touch(t.touch_pending, a)) return a;
                 if (t.data.size() == m_pages) {
                     t.ph = phase::munmap;
                     t.free_cursor = 0;
@@ -131,28 +125,15 @@ public:
         }
     }
 
-    workload_score score(vtime_ns elapsed) const override
-    {
-        workload_score s;
-        s.work_units = static_cast<double>(m_iterations);
-        s.unit = "iterations";
-        s.seed_measure = "iterations";
-        s.seed_measure_value = s.work_units;
-        return s;
-    }
+    workload_score score(vtime_ns elapsed) const override { return count_score(m_iterations, "iterations", true); }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& t : m_tasks) {
-            std::size_t from = t.ph == phase::munmap ? t.free_cursor : 0;
-            for (std::size_t i = from; i < t.data.size() + t.ptes.size(); ++i)
-                out.emplace_back(i < t.data.size() ? t.data[i] : t.ptes[i - t.data.size()], 0U);
+        return release_each(m_tasks, [](auto& t, released_blocks& out) {
+            append_pages(out, t.data, t.ptes, t.ph == phase::munmap ? t.free_cursor : 0);
             t.data.clear();
             t.ptes.clear();
-        }
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -182,7 +163,6 @@ private:
     std::uint32_t m_pages = 0;
     std::vector<task> m_tasks;
     std::uint64_t m_iterations = 0;
-    bool m_released = false;
 };
 
 } // namespace

@@ -61,13 +61,9 @@ public:
         double w = m_params.get("workers");
         int workers = w > 0 ? static_cast<int>(w) : static_cast<int>(std::lround(nr_places() * 10.0 / 176));
         workers = std::clamp(workers, nr_places() > 0 ? 1 : 0, nr_places());
-        m_workers.clear();
-        m_workers.resize(static_cast<std::size_t>(workers));
-        for (std::size_t i = 0; i < m_workers.size(); ++i)
-            m_workers[i].r = rng(stream_seed(env.seed, TAG_STRESS_VM, i));
+        reset_states(m_workers, static_cast<std::size_t>(workers), TAG_STRESS_VM);
         m_reclaim_next = 0;
         m_passes = 0;
-        m_released = false;
         on_intensity();
     }
 
@@ -100,9 +96,9 @@ public:
         advance(w, 1);
     }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> reclaim(std::size_t nr) override
+    released_blocks reclaim(std::size_t nr) override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
+        released_blocks out;
         if (m_workers.empty() || m_released) return out;
         std::size_t idle_rounds = 0;
         while (out.size() < nr && idle_rounds < m_workers.size()) {
@@ -115,30 +111,17 @@ public:
         return out;
     }
 
-    workload_score score(vtime_ns elapsed) const override
-    {
-        workload_score s;
-        s.work_units = static_cast<double>(m_passes);
-        s.unit = "bogo ops";
-        s.seed_measure = "bogo ops";
-        s.seed_measure_value = s.work_units;
-        return s;
-    }
+    workload_score score(vtime_ns elapsed) const override { return count_score(m_passes, "bogo ops", true); }
 
-    std::vector<std::pair<mm::pfn_t, unsigned>> release_all() override
+    released_blocks release_all() override
     {
-        std::vector<std::pair<mm::pfn_t, unsigned>> out;
-        for (auto& w : m_workers) {
-            for (auto& pfn : w.slots)
-                if (pfn != mm::NO_PFN) out.emplace_back(pfn, 0U);
-            for (auto& pfn : w.ptes)
-                if (pfn != mm::NO_PFN) out.emplace_back(pfn, 0U);
+        return release_each(m_workers, [](auto& w, released_blocks& out) {
+            append_present(out, w.slots);
+            append_present(out, w.ptes);
             w.slots.clear();
             w.ptes.clear();
             w.present = 0;
-        }
-        m_released = true;
-        return out;
+        });
     }
 
 private:
@@ -236,7 +219,7 @@ private:
     }
 
     // Take up to k of the worker's least recently touched pages (see the header comment).
-    void take_oldest(worker& w, std::size_t k, std::vector<std::pair<mm::pfn_t, unsigned>>& out)
+    void take_oldest(worker& w, std::size_t k, released_blocks& out)
     {
         if (w.present == 0 || w.n == 0) return;
         std::uint32_t i = w.hand;
@@ -272,7 +255,6 @@ private:
     std::vector<worker> m_workers; // worker i runs on placement_order()[i]
     std::size_t m_reclaim_next = 0;
     std::uint64_t m_passes = 0;
-    bool m_released = false;
 };
 
 } // namespace

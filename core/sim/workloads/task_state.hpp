@@ -6,29 +6,31 @@
 
 #include <cassert>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 namespace pcplab::sim::workloads
 {
 
+// A request for one block of `order`, migratetype `mt`, from the zones up to `highest_zone`.
+inline cpu_action alloc_block(unsigned order, std::uint8_t mt, std::uint8_t highest_zone)
+{
+    cpu_action a;
+    a.k = cpu_action::kind::alloc;
+    a.order = static_cast<std::uint8_t>(order);
+    a.mt = mt;
+    a.highest_zone = highest_zone;
+    return a;
+}
 // GFP_HIGHUSER_MOVABLE (anonymous and page-cache pages) may use every zone up to ZONE_MOVABLE; GFP_KERNEL
 // allocations (page tables, kernel stacks, slab) stop at ZONE_NORMAL and are unmovable.
 inline cpu_action alloc_user(unsigned order = 0)
 {
-    cpu_action a;
-    a.k = cpu_action::kind::alloc;
-    a.order = static_cast<std::uint8_t>(order);
-    a.mt = mm::MIGRATE_MOVABLE;
-    a.highest_zone = mm::ZONE_MOVABLE;
-    return a;
+    return alloc_block(order, mm::MIGRATE_MOVABLE, mm::ZONE_MOVABLE);
 }
 inline cpu_action alloc_kernel(unsigned order = 0)
 {
-    cpu_action a;
-    a.k = cpu_action::kind::alloc;
-    a.order = static_cast<std::uint8_t>(order);
-    a.mt = mm::MIGRATE_UNMOVABLE;
-    a.highest_zone = mm::ZONE_NORMAL;
-    return a;
+    return alloc_block(order, mm::MIGRATE_UNMOVABLE, mm::ZONE_NORMAL);
 }
 inline cpu_action free_block(mm::pfn_t pfn, unsigned order)
 {
@@ -64,6 +66,33 @@ struct block {
     mm::pfn_t pfn = mm::NO_PFN;
     std::uint8_t order = 0;
 };
+
+// What release_all() and reclaim() hand back: (pfn, order) of every block.
+using released_blocks = std::vector<std::pair<mm::pfn_t, unsigned>>;
+
+// Append pages[from..] (order 0) to `out`: a held list whose frees have reached `from`.
+inline void append_pages(released_blocks& out, const std::vector<mm::pfn_t>& pages, std::size_t from = 0)
+{
+    for (std::size_t i = from; i < pages.size(); ++i) out.emplace_back(pages[i], 0U);
+}
+// The same for two lists freed one after the other, `from` counting over both.
+inline void append_pages(
+    released_blocks& out, const std::vector<mm::pfn_t>& first, const std::vector<mm::pfn_t>& second, std::size_t from)
+{
+    append_pages(out, first, from);
+    append_pages(out, second, from > first.size() ? from - first.size() : 0);
+}
+// Append blocks[from..] with their orders.
+inline void append_blocks(released_blocks& out, const std::vector<block>& blocks, std::size_t from = 0)
+{
+    for (std::size_t i = from; i < blocks.size(); ++i) out.emplace_back(blocks[i].pfn, blocks[i].order);
+}
+// Append the present pages of a slot list (NO_PFN marks an absent one).
+inline void append_present(released_blocks& out, const std::vector<mm::pfn_t>& slots)
+{
+    for (mm::pfn_t pfn : slots)
+        if (pfn != mm::NO_PFN) out.emplace_back(pfn, 0U);
+}
 
 // A failed allocation in the kernel enters the slow path (wake kswapd, direct reclaim, reclaim_throttle,
 // which sleeps up to HZ/10) and the fault is retried; the engine's reclaimer frees pages meanwhile. The task

@@ -1,7 +1,10 @@
 #include "sim/workloads/workload_base.hpp"
 
+#include "sim/workloads/task_state.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace pcplab::sim::workloads
 {
@@ -46,12 +49,25 @@ int scaled_count(double intensity, int places)
     return n >= places ? places : static_cast<int>(n);
 }
 
+workload_score count_score(std::uint64_t n, std::string unit, bool seed_measure)
+{
+    workload_score s;
+    s.work_units = static_cast<double>(n);
+    s.unit = std::move(unit);
+    if (seed_measure) {
+        s.seed_measure = s.unit;
+        s.seed_measure_value = s.work_units;
+    }
+    return s;
+}
+
 void workload_base::attach_base(const workload_env& env)
 {
     m_env = env;
     m_order = placement_order(env);
     m_place_of.assign(static_cast<std::size_t>(std::max(0, env.nr_cpus)), -1);
     for (std::size_t i = 0; i < m_order.size(); ++i) m_place_of[m_order[i]] = static_cast<int>(i);
+    m_released = false;
 }
 
 void workload_base::set_intensity(double intensity)
@@ -64,6 +80,22 @@ vtime_ns workload_base::pages_ns(double pages) const
 {
     double ns = pages * m_env.user_ns_per_page;
     return ns > 0 ? static_cast<vtime_ns>(std::llround(ns)) : 0;
+}
+
+bool workload_base::take_touch(bool& pending, cpu_action& out) const
+{
+    if (!pending) return false;
+    pending = false;
+    vtime_ns ns = pages_ns(1);
+    if (!ns) return false;
+    out = compute(ns);
+    return true;
+}
+
+std::uint32_t workload_base::scaled_amount(double base, double cap) const
+{
+    double n = std::round(base * m_env.intensity);
+    return n >= 1 ? static_cast<std::uint32_t>(std::min(n, cap)) : 1U;
 }
 
 } // namespace pcplab::sim::workloads

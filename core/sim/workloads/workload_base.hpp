@@ -2,9 +2,12 @@
 #pragma once
 
 #include "sim/workload.hpp"
+#include "sim/workloads/rng.hpp"
 #include "sim/workloads/workload_params.hpp"
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace pcplab::sim::workloads
@@ -19,6 +22,9 @@ std::vector<int> placement_order(const workload_env& env);
 // How many of `places` CPUs a task count of `intensity` x places fills: at least one, at most all.
 int scaled_count(double intensity, int places);
 
+// A score that counts `n` `unit`s; with `seed_measure`, the count is also the seed's measure, by that name.
+workload_score count_score(std::uint64_t n, std::string unit, bool seed_measure = false);
+
 class workload_base : public workload
 {
 public:
@@ -27,8 +33,15 @@ public:
     void set_intensity(double intensity) override;
 
 protected:
-    // Store the environment and compute the placement; derived attach() calls it first.
+    // Store the environment, compute the placement and clear m_released; derived attach() calls it first.
     void attach_base(const workload_env& env);
+    // `n` fresh task states, state i drawing its member `r` from stream (seed, tag, i).
+    template <class State> void reset_states(std::vector<State>& states, std::size_t n, std::uint64_t tag) const
+    {
+        states.clear();
+        states.resize(n);
+        for (std::size_t i = 0; i < n; ++i) states[i].r = rng(stream_seed(m_env.seed, tag, i));
+    }
     // The CPU's place in placement_order (its task index), or -1 when the workload does not run there.
     int place_of(int cpu) const
     {
@@ -37,6 +50,21 @@ protected:
     int nr_places() const { return static_cast<int>(m_order.size()); }
     // User time to write `pages` 4 KiB pages (clear_page-like stores), from the cost model.
     vtime_ns pages_ns(double pages) const;
+    // release_all()'s frame: `take(state, out)` appends what one task holds and forgets it; then every CPU
+    // is done.
+    template <class State, class Take>
+    std::vector<std::pair<mm::pfn_t, unsigned>> release_each(std::vector<State>& states, Take take)
+    {
+        std::vector<std::pair<mm::pfn_t, unsigned>> out;
+        for (auto& st : states) take(st, out);
+        m_released = true;
+        return out;
+    }
+    // When `pending` is set (a page was just allocated): clear it and, if writing one page costs time, put
+    // that compute in `out` and return true.
+    bool take_touch(bool& pending, cpu_action& out) const;
+    // A per-CPU amount `base` x intensity, rounded, at least 1 (also for NaN), at most `cap`.
+    std::uint32_t scaled_amount(double base, double cap) const;
     // Called after the intensity changed (attach_base has run).
     virtual void on_intensity() { }
 
@@ -44,6 +72,7 @@ protected:
     param_set m_params;
     std::vector<int> m_order; // placement order (CPU numbers)
     std::vector<int> m_place_of; // CPU -> place, -1 when unused
+    bool m_released = false; // release_all() ran: every CPU is done
 };
 
 } // namespace pcplab::sim::workloads
