@@ -33,6 +33,20 @@ sim::machine_options machine_options_from_args(const parsed_args& a)
     return opts;
 }
 
+mm::machine_spec load_preset_or_throw(const std::string& name)
+{
+    auto loaded = sim::load_preset(name);
+    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("--preset " + name + ": " + err->str());
+    return std::get<mm::machine_spec>(loaded);
+}
+
+sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts)
+{
+    auto cfg = sim::make_machine_config(spec, opts);
+    if (auto* err = std::get_if<sim::config_error>(&cfg)) throw cli_error(err->str());
+    return std::get<sim::machine_config>(std::move(cfg));
+}
+
 booted_machine boot_from_args(const parsed_args& a)
 {
     booted_machine b;
@@ -49,13 +63,7 @@ booted_machine boot_from_args(const parsed_args& a)
         for (const auto& n : sim::list_presets()) names += (names.empty() ? "" : ", ") + n;
         throw cli_error("--preset: required (one of: " + (names.empty() ? std::string("none found") : names) + ")");
     }
-    auto loaded = sim::load_preset(*preset_name);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded))
-        throw cli_error("--preset " + *preset_name + ": " + err->str());
-
-    auto cfg = sim::make_machine_config(std::get<mm::machine_spec>(loaded), opts);
-    if (auto* err = std::get_if<sim::config_error>(&cfg)) throw cli_error(err->str());
-    b.cfg = std::move(std::get<sim::machine_config>(cfg));
+    b.cfg = resolve_config_or_throw(load_preset_or_throw(*preset_name), opts);
     if (!b.cfg.era_note.empty()) b.notes.push_back(b.cfg.era_note);
     b.notes.insert(b.notes.end(), b.cfg.notes.begin(), b.cfg.notes.end());
 

@@ -31,6 +31,11 @@ booted_machine boot_from_args(const parsed_args& a);
 // The machine options alone (no preset, no boot): shared with commands that pick their own preset.
 sim::machine_options machine_options_from_args(const parsed_args& a);
 
+// The preset by name or path, or a cli_error naming --preset and the preset file's problem.
+mm::machine_spec load_preset_or_throw(const std::string& name);
+// make_machine_config, or a cli_error naming the flag (or preset switch) that cannot be honoured.
+sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts);
+
 // "pcplab-cli: note: ..." lines on stderr.
 void print_notes(const std::vector<std::string>& notes);
 

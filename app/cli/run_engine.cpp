@@ -65,20 +65,6 @@ std::uint64_t parse_u64(const std::string& flag, std::string_view text)
     return v;
 }
 
-mm::machine_spec load_preset_or_throw(const std::string& name)
-{
-    auto loaded = sim::load_preset(name);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("--preset " + name + ": " + err->str());
-    return std::get<mm::machine_spec>(loaded);
-}
-
-sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts)
-{
-    auto cfg = sim::make_machine_config(spec, opts);
-    if (auto* err = std::get_if<sim::config_error>(&cfg)) throw cli_error(err->str());
-    return std::get<sim::machine_config>(std::move(cfg));
-}
-
 std::unique_ptr<sim::workload> make_configured_workload(
     const std::string& name, const std::vector<std::pair<std::string, double>>& params)
 {
@@ -100,16 +86,12 @@ std::unique_ptr<sim::workload> make_configured_workload(
 sim::run_summary execute_run(const run_request& req)
 {
     const auto wall_start = std::chrono::steady_clock::now();
-    sim::engine_config ec;
-    ec.spec = req.cfg.spec;
-    ec.era = req.cfg.era;
-    ec.patches = req.cfg.patches;
+    sim::engine_config ec = sim::engine_config_for(req.cfg);
     ec.workload = req.workload;
     ec.intensity = req.intensity;
     ec.seed = req.seed;
     ec.cpus = req.cpus;
     ec.hold_threshold_ns = req.hold_threshold_ns;
-    ec.keep_events = false; // a summary needs the counters, not the event log
 
     make_configured_workload(req.workload, req.params); // refuse bad parameters before booting
     sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });

@@ -26,11 +26,6 @@ double parse_positive_real(const std::string& flag, std::string_view text, doubl
 // A whole number >= 0 (64-bit).
 std::uint64_t parse_u64(const std::string& flag, std::string_view text);
 
-// Load a preset by name or path; throws cli_error("--preset NAME: ...") when it cannot.
-mm::machine_spec load_preset_or_throw(const std::string& name);
-// make_machine_config, its error turned into a cli_error that names the flag (or the preset).
-sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts);
-
 struct run_request {
     std::string preset; // as given (for the summary)
     sim::machine_config cfg;

@@ -113,6 +113,16 @@ std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
     return m;
 }
 
+engine_config engine_config_for(const machine_config& cfg)
+{
+    engine_config ec;
+    ec.spec = cfg.spec;
+    ec.era = cfg.era;
+    ec.patches = cfg.patches;
+    ec.keep_events = false;
+    return ec;
+}
+
 std::optional<boot_target> parse_boot_target(std::string_view text)
 {
     if (text == "setup") return boot_target::setup;

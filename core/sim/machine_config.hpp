@@ -4,6 +4,7 @@
 
 #include "mm/boot.hpp"
 #include "mm/machine.hpp"
+#include "sim/engine.hpp"
 
 #include <array>
 #include <chrono>
@@ -65,6 +66,9 @@ using config_result = std::variant<machine_config, config_error>;
 config_result make_machine_config(const mm::machine_spec& spec, const machine_options& opts);
 
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg);
+// The engine_config of this machine (spec, era, switches); the caller adds the workload and its knobs.
+// A summary needs counters, not the event log, so events are off.
+engine_config engine_config_for(const machine_config& cfg);
 
 // How far to boot: "setup" stops after setup_per_cpu_pageset (limits from the managed pages of that moment,
 // before deferred init); "after-init" is the whole boot (mm::boot).

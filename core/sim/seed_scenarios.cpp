@@ -153,14 +153,10 @@ seed_scenario make_seed_scenario(const seed_reference& ref, seed_scale scale)
 
 engine_config seed_engine_config(const seed_scenario& sc, const machine_config& cfg)
 {
-    engine_config ec;
-    ec.spec = cfg.spec;
-    ec.era = cfg.era;
-    ec.patches = cfg.patches;
+    engine_config ec = engine_config_for(cfg);
     ec.workload = sc.ref->workload;
     ec.intensity = sc.plan.intensity;
     ec.hold_threshold_ns = sc.plan.hold_threshold_ns;
-    ec.keep_events = false; // a summary needs the counters, not the event log
     return ec;
 }
 
