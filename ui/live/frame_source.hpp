@@ -1,0 +1,48 @@
+// Where the window's frames come from: a live engine (one, or an A/B pair) or a recording being replayed.
+// The window polls latest() from a QTimer (at most 60 Hz) and sends control actions through the same object,
+// so the views and the window need not know which kind of source they are watching.
+#pragma once
+
+#include "sim/engine.hpp"
+#include "sim/snapshot.hpp"
+
+#include <QObject>
+
+#include <memory>
+#include <string>
+
+namespace pcplab::ui
+{
+
+class frame_source : public QObject
+{
+    Q_OBJECT
+public:
+    using QObject::QObject;
+    ~frame_source() override = default;
+
+    // Newest snapshots (b null unless A/B). Never blocks.
+    virtual std::shared_ptr<const sim::snapshot> latest_a() const = 0;
+    virtual std::shared_ptr<const sim::snapshot> latest_b() const { return nullptr; }
+    virtual bool is_ab() const { return false; }
+    virtual bool is_replay() const { return false; }
+
+    // Run control. A replay maps them onto its timeline; a live engine posts commands.
+    virtual void pause() = 0;
+    virtual void resume() = 0;
+    virtual void step() = 0;
+    virtual void set_speed(double vns_per_wall_s) = 0; // 0 = as fast as possible
+    // Live only (a replay ignores them and returns false): side 0 = both / single, 1 = A, 2 = B.
+    virtual bool set_patch(int side, const std::string& name, bool on) { return false; }
+    virtual bool set_sysctl(int side, const std::string& name, long value) { return false; }
+    virtual bool set_workload(const std::string& name) { return false; }
+    virtual bool set_intensity(double x) { return false; }
+    virtual bool reboot() { return false; }
+    // Replay only: the timeline (ns of virtual time); live sources return false.
+    virtual bool seek(qint64 t_ns) { return false; }
+    virtual qint64 duration_ns() const { return 0; }
+    // Stops threads; after it latest_* still returns the last snapshots. Idempotent.
+    virtual void stop() = 0;
+};
+
+} // namespace pcplab::ui

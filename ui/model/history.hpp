@@ -1,0 +1,64 @@
+// What the time-series views plot: one sample per snapshot appended, kept in memory with bounded size
+// (old samples are thinned, never the recent ones), plus the events and lock holds seen so far (capped).
+// Plain C++ (no Qt) so that the recorder and tests can use it too. A snapshot's seq tells whether it is new.
+#pragma once
+
+#include "sim/snapshot.hpp"
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+namespace pcplab::ui
+{
+
+// One zone at one sample.
+struct zone_sample {
+    int batch = 0, high = 0, high_min = 0, high_max = 0; // the zone's cached limits
+    int cpu_high_min = 0, cpu_high_max = 0; // band of the per-CPU (auto-tuned) high over all CPUs
+    long pcp_pages = 0;
+    long free_pages = 0;
+    unsigned long managed = 0;
+    double contention_pct_recent = 0;
+    int waiting_cpus = 0; // waiting_cpus_now, or someone_waiting as 0/1 when not exact
+    std::uint64_t lock_acquisitions = 0;
+    std::uint64_t lock_hold_ns_max = 0;
+};
+
+struct sample {
+    std::int64_t t_ns = 0; // snapshot sim_time_ns
+    std::uint64_t generation = 0;
+    std::uint64_t pcp_hits = 0, zone_allocs = 0; // cumulative totals
+    std::uint64_t sys_ns = 0, user_ns = 0; // cumulative over all CPUs
+    double score = 0;
+    std::vector<zone_sample> zones; // same order as snapshot::zones
+};
+
+class history
+{
+public:
+    explicit history(
+        std::size_t max_samples = 20'000, std::size_t max_events = 100'000, std::size_t max_holds = 200'000);
+    // Appends a sample when s.seq is new; collects its events and holds. A new generation (reboot) clears.
+    // Returns false when the snapshot was already seen.
+    bool append(const sim::snapshot& s);
+    void clear();
+
+    const std::deque<sample>& samples() const { return m_samples; }
+    const std::deque<sim::sim_event>& events() const { return m_events; }
+    const std::deque<sim::lock_hold_record>& holds() const { return m_holds; }
+    std::uint64_t last_seq() const { return m_last_seq; }
+    std::uint64_t events_dropped() const { return m_events_dropped; }
+
+private:
+    std::size_t m_max_samples, m_max_events, m_max_holds;
+    std::deque<sample> m_samples;
+    std::deque<sim::sim_event> m_events;
+    std::deque<sim::lock_hold_record> m_holds;
+    std::uint64_t m_last_seq = 0;
+    bool m_any = false;
+    std::uint64_t m_generation = 0;
+    std::uint64_t m_events_dropped = 0;
+};
+
+} // namespace pcplab::ui

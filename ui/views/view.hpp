@@ -1,0 +1,56 @@
+// The contract every live view follows: one QWidget per view, fed a `frame` (the newest snapshot of side A,
+// and of side B in A/B mode, with the history accumulated from every snapshot seen so far). Views never
+// talk to an engine: a live run and a replay produce the same frames, so a view cannot tell them apart.
+#pragma once
+
+#include "model/history.hpp"
+
+#include "sim/snapshot.hpp"
+
+#include <QString>
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace pcplab::ui
+{
+
+struct frame {
+    std::shared_ptr<const sim::snapshot> a; // never null when a view is updated
+    std::shared_ptr<const sim::snapshot> b; // the B side of an A/B pair, else null
+    const history* ha = nullptr; // never null
+    const history* hb = nullptr; // null unless b
+    // Selection shared by the views (set by the controls dock): which zone the per-zone views show.
+    int selected_node = 0;
+    int selected_zone = 2; // mm::zone_type; views fall back to the first populated zone when absent
+};
+
+class view : public QWidget
+{
+    Q_OBJECT
+public:
+    using QWidget::QWidget;
+    // Stable short name used by `pcplab --screenshot FILE --view NAME` and QSettings: "pcp", "locks",
+    // "limits", "rates", "buddy", "deferred", "events", "proc", "model".
+    virtual QString view_id() const = 0;
+    virtual QString title() const = 0; // for tabs and docks
+    // Called at most 60 times per wall second with the newest frame. Must be cheap: repaint, do not rebuild
+    // what has not changed (compare snapshot seq numbers).
+    virtual void show_frame(const frame& f) = 0;
+    // A new machine (reboot, preset change, replay opened): drop cached state.
+    virtual void reset() { }
+
+signals:
+    // A view asks the others to move their time axis to `t_ns` (the event log on selection).
+    void seek_requested(qint64 t_ns);
+
+public slots:
+    // Move the time axis so that t_ns is visible (views without a time axis ignore it).
+    virtual void seek_to(qint64 t_ns) { }
+};
+
+// Every view, in display order, parented to `parent` (ui/views/view_registry.cpp).
+std::vector<view*> make_views(QWidget* parent);
+
+} // namespace pcplab::ui
