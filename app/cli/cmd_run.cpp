@@ -2,6 +2,7 @@
 // totals, a per-zone table with the zone->lock figures, the workload's score. --repeat K runs seeds
 // seed .. seed+K-1 and reports mean and standard deviation of every figure.
 #include "args.hpp"
+#include "cmd_record_run.hpp"
 #include "commands.hpp"
 #include "machine_args.hpp"
 #include "run_engine.hpp"
@@ -37,6 +38,7 @@ std::vector<flag_spec> run_flags()
             {"--hold-threshold", true, false},
             {"--intensity", true, false},
             {"--param", true, true},
+            {"--record", true, false},
         });
     return flags;
 }
@@ -77,6 +79,7 @@ std::string run_help()
           "  --patch NAME=on|off      turn a seed patch's switch on or off (repeatable)\n"
           "  --init-threads N         deferred-init threads per node (needs parallel-deferred-init)\n"
           "  --json                   one JSON object (see README, \"pcplab-cli run\")\n"
+          "  --record FILE            also record the run(s) to FILE (SQLite; docs/recording-schema.md)\n"
           "\n"
           "Switches:"
         + names + "\n";
@@ -132,7 +135,7 @@ int cmd_run(const std::vector<std::string>& args)
     const std::uint64_t first_seed = req.seed;
     for (int i = 0; i < repeat; ++i) {
         req.seed = first_seed + static_cast<std::uint64_t>(i);
-        runs.push_back(execute_run(req));
+        runs.push_back(a.has("--record") ? execute_recorded_run(req, *a.get("--record"), i) : execute_run(req));
     }
 
     std::string out;

@@ -97,6 +97,9 @@ sim::run_summary execute_run(const run_request& req)
     sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });
     e.boot();
     std::string stop = "boot";
+    // A workload that starts during deferred init (`boot`): the boot is over when the init completes.
+    if (req.boot_only)
+        while (e.deferred_init_pending() && e.step()) { }
     if (!req.boot_only) {
         if (req.work_units) {
             // Step until the workload has done the work; checked every few steps (the score is cheap, not

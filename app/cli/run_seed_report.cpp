@@ -152,7 +152,7 @@ std::string seeds_text(const std::vector<seed_outcome>& seeds, bool quick)
                 + sim_value("t_ns", s.off.wall_ns + s.on.wall_ns) + "\n\n";
         std::vector<std::vector<std::string>> rows
             = {{"figure", "published off -> on", "change", "simulated off -> on", "change", "ratio", ""}};
-        std::vector<std::string> disagreements;
+        std::vector<std::string> disagreements, notes;
         for (const auto& c : s.figures) {
             const auto& f = *c.fig;
             std::string simulated
@@ -160,11 +160,13 @@ std::string seeds_text(const std::vector<seed_outcome>& seeds, bool quick)
             rows.push_back({f.label, published_cell(f), published_change(f), simulated,
                 change_text(c.sim_change, f.form), c.ratio ? fmt("%.2f", *c.ratio) : "", c.agrees ? "ok" : "differs"});
             if (!c.agrees) disagreements.push_back(f.label + ": " + c.disagreement);
+            if (!f.model_note.empty()) notes.push_back(f.label + ": " + f.model_note);
             agree += c.agrees ? 1 : 0;
             ++total;
         }
         out += table(rows);
         for (const auto& d : disagreements) out += "  model disagrees: " + d + "\n";
+        for (const auto& n : notes) out += "  model note: " + n + "\n";
         out += "\n";
     }
     out += "ratio = simulated change / published change (1 = the same effect; exact figures: simulated / published)\n";
@@ -189,8 +191,9 @@ std::string seeds_json(const std::vector<seed_outcome>& seeds, bool quick)
                 + ",\"off_is_lower_bound\":" + (f.off_is_lower_bound ? "true" : "false") + ",\"on\":" + json_num(f.on)
                 + ",\"change\":" + json_num(f.change) + ",\"source\":" + json_str(f.source) + "}"
                 + ",\"simulated\":{\"off\":" + json_num(c.sim_off) + ",\"on\":" + json_num(c.sim_on)
-                + ",\"change\":" + json_num(c.sim_change) + "}" + ",\"ratio\":" + json_num(c.ratio) + ",\"agrees\":"
-                + (c.agrees ? "true" : "false") + ",\"disagreement\":" + json_str(c.disagreement) + "}";
+                + ",\"change\":" + json_num(c.sim_change) + "}" + ",\"ratio\":" + json_num(c.ratio)
+                + ",\"agrees\":" + (c.agrees ? "true" : "false") + ",\"disagreement\":" + json_str(c.disagreement)
+                + ",\"model_note\":" + json_str(f.model_note) + "}";
             figs += (figs.empty() ? "" : ",") + fj;
             agree += c.agrees ? 1 : 0;
             ++total;

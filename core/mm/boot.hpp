@@ -45,10 +45,15 @@ class deferred_init
 public:
     explicit deferred_init(machine& m);
     ~deferred_init();
+    // Works out the chunks, totals and thread counts without starting anything (total() and threads() are
+    // known from here on); start() does it if it was not done.
+    void plan();
     void start();
     // Frames initialised so far in node `nid` (all threads), for progress bars.
     unsigned long progress(int nid) const;
     unsigned long total(int nid) const;
+    // The init threads working on node `nid` (0 when it has nothing deferred); known from start() on.
+    int threads(int nid) const;
     deferred_init_report finish();
 
 private:

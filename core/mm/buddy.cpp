@@ -159,6 +159,8 @@ pfn_t __rmqueue_smallest(mm_ctx& c, zone& z, unsigned order, int migratetype)
         if (list.empty()) continue;
         pfn_t pfn = list.first;
         del_page_from_free_list(c, z, pfn, current_order, migratetype);
+        // rmqueue_bulk takes the next head right after: let the host fetch the cache model's line for it.
+        if (c.cache && !list.empty()) c.cache->prefetch(list.first);
         expand(c, z, pfn, order, current_order, migratetype);
         page& p = c.m.pfn_to_page(pfn);
         p.order = static_cast<std::uint8_t>(order);

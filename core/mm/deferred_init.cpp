@@ -71,6 +71,7 @@ struct deferred_init::impl {
     std::mutex report_lock;
     no_lock_ops no_locks;
     std::uint64_t start_ns = 0;
+    bool planned = false;
     bool started = false;
     bool finished = false;
 
@@ -146,9 +147,11 @@ struct deferred_init::impl {
         thread_reports.push_back({job.nid, thread_no, pages, now_ns() - t0});
     }
 
-    void start()
+    // The jobs: each node's deferred range in chunks, its frame total and thread count. No thread yet.
+    void plan()
     {
-        start_ns = now_ns();
+        if (planned) return;
+        planned = true;
         for (auto& pgp : m.nodes) {
             pglist_data& pg = *pgp;
             if (pg.first_deferred_pfn == NO_PFN) continue;
@@ -171,9 +174,17 @@ struct deferred_init::impl {
             job->chunks_left = job->chunks.size();
             int want = deferred_init_threads(m.patches, m.era.version, static_cast<int>(pg.cpus.size()));
             job->threads = std::max(1, std::min<int>(want, static_cast<int>(job->chunks.size())));
+            jobs.push_back(std::move(job));
+        }
+    }
+
+    void start()
+    {
+        plan();
+        start_ns = now_ns();
+        for (auto& job : jobs) {
             job->start_ns = start_ns;
             if (job->chunks.empty()) job->end_ns = start_ns;
-            jobs.push_back(std::move(job));
         }
         m.stage = boot_stage::deferred_init;
         for (auto& job : jobs)
@@ -258,6 +269,11 @@ deferred_init::~deferred_init()
     if (m_impl->started && !m_impl->finished) m_impl->finish();
 }
 
+void deferred_init::plan()
+{
+    m_impl->plan();
+}
+
 void deferred_init::start()
 {
     m_impl->start();
@@ -277,6 +293,13 @@ unsigned long deferred_init::total(int nid) const
     return 0;
 }
 
+int deferred_init::threads(int nid) const
+{
+    for (auto& j : m_impl->jobs)
+        if (j->nid == nid) return j->threads;
+    return 0;
+}
+
 deferred_init_report deferred_init::finish()
 {
     return m_impl->finish();
@@ -293,8 +316,7 @@ deferred_init_report page_alloc_init_late(machine& m)
 // start_kernel (v5.4 / v6.x): mm_init -> mem_init, later setup_per_cpu_pageset.
 void boot_early(machine& m)
 {
-    if (m.stage < boot_stage::early_init)
-        mem_init(m);
+    if (m.stage < boot_stage::early_init) mem_init(m);
     if (m.stage < boot_stage::pagesets_setup) {
         setup_per_cpu_pageset(m);
         m.stage = boot_stage::pagesets_setup;

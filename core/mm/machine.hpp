@@ -9,6 +9,8 @@
 #include "patch_switches.hpp"
 #include "pglist_data.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +28,19 @@ class struct_page_cache
 public:
     virtual ~struct_page_cache() = default;
     virtual bool touch(pfn_t pfn) = 0;
+    // A hint that `pfn` will be touched soon: the host may start loading where the model keeps its state
+    // (a cache model spread over megabytes makes each touch a host cache miss). Never changes a result.
+    void prefetch(pfn_t pfn) const
+    {
+        if (m_hint_base)
+            __builtin_prefetch(m_hint_base + static_cast<std::size_t>(pfn & m_hint_mask) * m_hint_stride, 1);
+    }
+
+protected:
+    // Set by a model that wants prefetch hints: its state of pfn is at base + (pfn & mask) * stride.
+    const char* m_hint_base = nullptr;
+    std::uint32_t m_hint_mask = 0;
+    std::size_t m_hint_stride = 0;
 };
 
 // The implicit "current CPU" of kernel code: who runs, on which node, whose work meter and lock model.

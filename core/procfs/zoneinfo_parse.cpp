@@ -1,10 +1,10 @@
 #include "zoneinfo_parse.hpp"
 
+#include "io/text_file.hpp"
+
 #include <cctype>
-#include <cerrno>
 #include <charconv>
-#include <cstring>
-#include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -87,6 +87,8 @@ bool is_identifier(std::string_view s)
 
 enum class section { node_stats, head, stats, pagesets, tail };
 
+constexpr long MAX_VALUE = 1L << 52;
+
 // The lines of the zone header, in zoneinfo_show_print's order; the ones every era prints are required.
 const char* const head_keys[] = {"boost", "min", "low", "high", "promo", "spanned", "present", "managed", "cma"};
 const char* const required_head[] = {"pages free", "min", "low", "high", "spanned", "present", "managed"};
@@ -127,7 +129,9 @@ public:
             if (m_section != section::pagesets) fail(no, "'cpu:' outside a 'pagesets' block");
             close_pageset();
             zoneinfo_pageset p;
-            p.cpu = static_cast<int>(value(no, tok, 1, "cpu:"));
+            const long cpu = value(no, tok, 1, "cpu:");
+            if (cpu > std::numeric_limits<int>::max()) fail(no, "'cpu:' is out of range, got " + quote(tok[1]));
+            p.cpu = static_cast<int>(cpu);
             p.line = no;
             z.pagesets.push_back(p);
             m_pageset_open = true;
@@ -206,7 +210,9 @@ private:
             || k == "free_highatomic:";
     }
 
-    // The number in token `i`, which must be the last one.
+    // The number in token `i`, which must be the last one. Every such field (page counts, watermarks, CPU
+    // numbers, pfns) is unsigned in the kernel and below 2^52 (a 4 KiB page's pfn in a 64-bit address
+    // space), so the checker's formulas can work on it without overflowing.
     static long value(int no, const std::vector<std::string_view>& tok, std::size_t i, std::string_view what)
     {
         std::string w(what);
@@ -214,6 +220,8 @@ private:
         if (tok.size() > i + 1) fail(no, "'" + w + "' is followed by more than one value");
         auto v = to_long(tok[i]);
         if (!v) fail(no, "'" + w + "' expects a number, got " + quote(tok[i]));
+        if (*v < 0) fail(no, "'" + w + "' cannot be negative, got " + quote(tok[i]));
+        if (*v >= MAX_VALUE) fail(no, "'" + w + "' is out of range (at most 2^52), got " + quote(tok[i]));
         return *v;
     }
 
@@ -264,9 +272,10 @@ private:
         std::string item;
         while (std::getline(items, item, ',')) {
             auto t = split(item);
-            if (t.size() != 1 || !to_long(t[0]))
-                fail(no, "'protection:' has a value that is not a number: " + quote(item));
-            z.protection.push_back(*to_long(t[0]));
+            auto v = t.size() == 1 ? to_long(t[0]) : std::nullopt;
+            if (!v) fail(no, "'protection:' has a value that is not a number: " + quote(item));
+            if (*v < 0 || *v >= MAX_VALUE) fail(no, "'protection:' has a value out of range: " + quote(item));
+            z.protection.push_back(*v);
         }
         m_protection = true;
     }
@@ -278,7 +287,7 @@ private:
         std::optional<long> nid;
         if (tok.size() == 4 && tok[1].size() > 1 && tok[1].back() == ',')
             nid = to_long(tok[1].substr(0, tok[1].size() - 1));
-        if (!nid || *nid < 0 || tok[2] != "zone" || !is_identifier(tok[3]))
+        if (!nid || *nid < 0 || *nid > std::numeric_limits<int>::max() || tok[2] != "zone" || !is_identifier(tok[3]))
             fail(no, "malformed zone header " + quote(raw) + " (expected 'Node N, zone NAME')");
         if (m_zone) close_zone();
         zoneinfo_zone z;
@@ -344,12 +353,11 @@ zoneinfo_result parse_zoneinfo(const std::string& text, const std::string& file)
 
 zoneinfo_result load_zoneinfo_file(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return zoneinfo_error{path, 0, std::string("cannot open: ") + std::strerror(errno)};
-    std::stringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) return zoneinfo_error{path, 0, "read error"};
-    return parse_zoneinfo(ss.str(), path);
+    // A machine with thousands of CPUs prints a few MiB; far more is not a zoneinfo capture.
+    constexpr std::size_t max_bytes = 256u << 20;
+    auto text = io::read_text_file(path, max_bytes);
+    if (auto* err = std::get_if<io::read_error>(&text)) return zoneinfo_error{path, 0, err->message};
+    return parse_zoneinfo(std::get<std::string>(text), path);
 }
 
 } // namespace pcplab::procfs

@@ -244,10 +244,14 @@ double work_ns(const cost_rates& r, const mm::mm_work& w)
         + static_cast<double>(w.page_touch_remote) * r.page_miss_remote_ns;
 }
 
+double deferred_init_ns_per_page(const cost_rates& r, int threads)
+{
+    return std::max(r.deferred_t1_ns_per_page / std::max(1, threads), r.deferred_floor_ns_per_page);
+}
+
 double deferred_init_ms(const cost_rates& r, unsigned long pages, int threads)
 {
-    const double per_page = std::max(r.deferred_t1_ns_per_page / std::max(1, threads), r.deferred_floor_ns_per_page);
-    return static_cast<double>(pages) * per_page / 1e6;
+    return static_cast<double>(pages) * deferred_init_ns_per_page(r, threads) / 1e6;
 }
 
 double handover_ns(const cost_rates& r, bool smt_sibling, bool same_socket, bool holder_on_home, bool acquirer_on_home)

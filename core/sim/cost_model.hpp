@@ -60,6 +60,8 @@ cost_rates compile_rates(const cost_model& m); // throws std::out_of_range namin
 double work_ns(const cost_rates& r, const mm::mm_work& w);
 // Modelled deferred-init time of one node: pages x max(t1 / threads, floor) (cost-model-sources §5a).
 double deferred_init_ms(const cost_rates& r, unsigned long pages, int threads);
+// The per-page rate of that model: max(t1 / threads, floor) ns (threads < 1 count as one).
+double deferred_init_ns_per_page(const cost_rates& r, int threads);
 
 // The cost of one lock hand-over from the previous holder to the acquiring CPU. `holder_on_home` /
 // `acquirer_on_home`: the CPU sits on the socket of the lock word's home node (the zone's node).

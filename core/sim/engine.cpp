@@ -35,7 +35,7 @@ mm::zone* preferred_zone(mm::machine& m, int nid, unsigned highest)
 
 bool engine::impl::finished() const
 {
-    return workload_finished || (nr_workload_cpus > 0 && done_cpus >= nr_workload_cpus);
+    return !pending_init && (workload_finished || (nr_workload_cpus > 0 && done_cpus >= nr_workload_cpus));
 }
 
 bool engine::impl::step()
@@ -63,6 +63,7 @@ bool engine::impl::step()
     in_step = false;
     requeue(cpu);
     ++steps;
+    if (pending_init && now() >= pending_init_at) complete_deferred_init();
     return true;
 }
 
@@ -174,6 +175,7 @@ void engine::impl::do_free(int cpu, const cpu_action& a)
 {
     const auto ucpu = static_cast<std::size_t>(cpu);
     const vtime_ns t0 = clock[ucpu];
+    caches->cpu(cpu)->prefetch(a.pfn); // free_unref_page touches it; overlaps the memmap miss just below
     mm::zone& z = m->page_zone(m->pfn_to_page(a.pfn));
     mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
     const int high_before = pcp.high;

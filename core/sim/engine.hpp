@@ -19,6 +19,8 @@
 namespace pcplab::sim
 {
 
+struct boot_observer; // sim/machine_config.hpp
+
 struct engine_config {
     mm::machine_spec spec;
     mm::kernel_version era;
@@ -30,7 +32,10 @@ struct engine_config {
     vtime_ns hold_threshold_ns = 1'000'000; // a "softlockup-like" hold length (settable)
     bool keep_holds = false; // keep every lock_hold_record (lanes view, traces)
     bool keep_events = true;
-    std::size_t max_events = 1'000'000; // events kept; later ones are counted in events_dropped
+    // Events kept and not yet released (engine::release_events); later ones are counted in events_dropped.
+    std::size_t max_events = 1'000'000;
+    // Hold records kept and not yet released (engine::release_holds); later ones count in holds_dropped().
+    std::size_t max_holds = 2'000'000;
     std::optional<cost_model> costs; // nullopt: cost_model_for(spec)
 };
 
@@ -53,14 +58,24 @@ public:
     // Boot the allocator (real deferred-init threads) and attach the workload. Modelled deferred-init time
     // per node is reported in boot_report().
     void boot();
+    // The same boot, watched: obs->on_progress is called on this thread every obs->interval while the
+    // deferred-init threads run (they count their frames in atomics) and once when they are done. The
+    // result does not depend on the watching. A null `obs` is boot().
+    void boot(const boot_observer* obs);
     struct boot_node_report {
         int node = 0;
         int threads = 0;
         unsigned long pages = 0;
         double modelled_ms = 0;
         double host_ms = 0;
+        // The virtual time the node's deferred init is modelled to end, when the workload started while it
+        // ran (workload::starts_during_deferred_init); 0 when it ran before the workload started.
+        vtime_ns done_at = 0;
     };
     const std::vector<boot_node_report>& boot_report() const;
+    // Deferred init has not completed yet (only for a workload that starts during it, until the virtual
+    // time of boot_report()'s latest done_at). Its frames are not free yet, the watermarks not set.
+    bool deferred_init_pending() const;
     // A fresh machine with the current switches and sysctls (parallel-deferred-init takes effect here), a
     // fresh workload of the same kind, metrics and clocks back to zero; then boot().
     void reboot();
@@ -93,8 +108,20 @@ public:
     const global_metrics& totals() const; // pcp_resident_pages is counted when called
     // In the order they happened on the host: each CPU's events are in time order, but two CPUs' events
     // may interleave slightly out of virtual-time order (each carries its own CPU's clock).
+    // Events and hold records are numbered from 0 in the order they were recorded; these vectors hold the
+    // ones from events_released() / holds_released() on (all of them until something releases).
     const std::vector<sim_event>& events() const;
     const std::vector<lock_hold_record>& holds() const;
+    // Frees the events numbered below `upto` that can no longer change, once every reader has copied them
+    // (the snapshot builder does, snapshot_options::release_published), so a long live run keeps flat
+    // memory. A pcp->high change is folded with later ones of the same CPU, zone, cause and virtual second
+    // (engine_control.cpp), so one whose second is not over yet stays until it is; nothing else waits.
+    // Releasing never changes what is recorded afterwards.
+    void release_events(std::uint64_t upto);
+    std::uint64_t events_released() const; // the number of the first event in events()
+    void release_holds(std::uint64_t upto);
+    std::uint64_t holds_released() const;
+    std::uint64_t holds_dropped() const; // hold records not kept: over engine_config::max_holds
     // All allocator work done since boot (struct page touches: hits of the cache model vs misses, ...).
     const mm::mm_work& work_done() const;
     workload_score score() const;

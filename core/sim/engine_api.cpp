@@ -33,9 +33,19 @@ void engine::boot()
     m_impl->boot();
 }
 
+void engine::boot(const boot_observer* obs)
+{
+    m_impl->boot(obs);
+}
+
 const std::vector<engine::boot_node_report>& engine::boot_report() const
 {
     return m_impl->boot_nodes;
+}
+
+bool engine::deferred_init_pending() const
+{
+    return m_impl->pending_init != nullptr;
 }
 
 void engine::reboot()
@@ -145,6 +155,31 @@ const std::vector<sim_event>& engine::events() const
 const std::vector<lock_hold_record>& engine::holds() const
 {
     return m_impl->holds;
+}
+
+void engine::release_events(std::uint64_t upto)
+{
+    m_impl->release_events(upto);
+}
+
+std::uint64_t engine::events_released() const
+{
+    return m_impl->events_base;
+}
+
+void engine::release_holds(std::uint64_t upto)
+{
+    m_impl->release_holds(upto);
+}
+
+std::uint64_t engine::holds_released() const
+{
+    return m_impl->holds_base;
+}
+
+std::uint64_t engine::holds_dropped() const
+{
+    return m_impl->holds_dropped;
 }
 
 const mm::mm_work& engine::work_done() const

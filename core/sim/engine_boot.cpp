@@ -1,10 +1,13 @@
 // The engine's setup: the machine, the virtual-time state, boot and the workload's attachment.
 #include "engine_impl.hpp"
 
+#include "sim/machine_config.hpp"
+
 #include "mm/boot.hpp"
 #include "mm/pcp.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace pcplab::sim
@@ -43,6 +46,7 @@ engine::impl::~impl()
 
 void engine::impl::create_machine()
 {
+    pending_init.reset(); // it refers to the old machine
     m = std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
     m->on_limits_change = [this](const mm::limits_change& lc) { on_limits_change(lc); };
     for (int c : cfg.cpus)
@@ -125,6 +129,7 @@ void engine::impl::reset_run_state()
     tot = global_metrics{};
     events.clear();
     holds.clear();
+    events_base = holds_base = holds_dropped = 0;
     last_high_event.assign(static_cast<std::size_t>(n) * nr_slots, -1);
     last_high_cause.assign(static_cast<std::size_t>(n) * nr_slots, 0);
     limits_text = nullptr;
@@ -136,32 +141,105 @@ void engine::impl::reset_run_state()
         if (!m->nodes[nid]->cpus.empty()) reclaimer_cpu[nid] = m->nodes[nid]->cpus.front();
 }
 
-// mm::boot with the real deferred-init threads, the modelled deferred-init time of each node, then the
-// virtual-time lock model and the workload. Virtual time 0 is the moment the workload starts.
-void engine::impl::boot()
+// mm::boot with the real deferred-init threads (watched by `obs` when given: boot_to runs the same steps),
+// the modelled deferred-init time of each node, then the virtual-time lock model and the workload. Virtual
+// time 0 is the moment the workload starts. A workload that starts during deferred init boots differently
+// (boot_during_deferred_init).
+void engine::impl::boot(const boot_observer* obs)
 {
     if (booted) return;
-    const mm::deferred_init_report rep = mm::boot(*m);
+    if (load->starts_during_deferred_init()) {
+        boot_during_deferred_init();
+        return;
+    }
+    const mm::deferred_init_report rep
+        = obs ? boot_to(*m, boot_target::after_init, obs).value_or(mm::deferred_init_report{}) : mm::boot(*m);
     for (const auto& nr : rep.nodes) {
         boot_node_report b;
         b.node = nr.node;
         b.threads = nr.threads;
         b.pages = nr.pages;
         b.modelled_ms = deferred_init_ms(rates, nr.pages, nr.threads);
-        b.host_ms = static_cast<double>(nr.host_ns) / 1e6;
         boot_nodes.push_back(b);
+    }
+    note_deferred_init(rep, 0);
+    m->set_lock_ops(this);
+    attach_workload();
+}
+
+// The boot of a workload that runs while the pgdatinit threads do (seed 000's window: the pagesets got their
+// limits from the early managed pages, and kernel work allocates from those meanwhile). start_kernel's part
+// runs now (mem_init, setup_per_cpu_pageset) and the workload starts at virtual time 0. Deferred init is
+// planned (its frames and threads per node, so its modelled time is known) and run for real once every CPU
+// has reached the end of the modelled time of the slowest node, page_alloc_init_late's wait; then
+// init_per_zone_wmark_min, as kernel_init_freeable does. Until then the deferred frames are not free and the
+// watermarks are 0. Simplification: every node's deferred frames become free at that one instant, where the
+// kernel frees them as the threads go (boot_report()'s done_at gives each node's own modelled end).
+void engine::impl::boot_during_deferred_init()
+{
+    mm::boot_early(*m);
+    auto di = std::make_unique<mm::deferred_init>(*m);
+    di->plan();
+    vtime_ns last = 0;
+    for (int nid = 0; nid < m->nr_online_nodes(); ++nid) {
+        if (di->total(nid) == 0) continue;
+        boot_node_report b;
+        b.node = nid;
+        b.threads = di->threads(nid);
+        b.pages = di->total(nid);
+        b.modelled_ms = deferred_init_ms(rates, b.pages, b.threads);
+        b.done_at = std::max<vtime_ns>(1, static_cast<vtime_ns>(std::ceil(b.modelled_ms * 1e6)));
+        last = std::max(last, b.done_at);
+        boot_nodes.push_back(b);
+    }
+    m->set_lock_ops(this);
+    attach_workload();
+    if (last == 0) { // nothing deferred: the rest of the boot at once
+        mm::boot_late(*m);
+        return;
+    }
+    pending_init = std::move(di);
+    pending_init_at = last;
+}
+
+// Between two steps, every CPU at or past pending_init_at: the threads run (the workload waits, so the result
+// does not depend on the host), their pages join the zones, then the watermarks are set.
+void engine::impl::complete_deferred_init()
+{
+    std::unique_ptr<mm::deferred_init> di = std::move(pending_init);
+    // The init threads' own locking is not the workload's: the merge takes zone->lock outside virtual time.
+    m->set_lock_ops(nullptr);
+    event_time_override = pending_init_at; // zone_pcp_update's limit changes happen at the modelled end too
+    di->start();
+    const mm::deferred_init_report rep = di->finish();
+    mm::boot_late(*m);
+    event_time_override = 0;
+    m->set_lock_ops(this);
+    note_deferred_init(rep, pending_init_at);
+}
+
+// Host times and one deferred_init_done event per node, at virtual time `t`.
+void engine::impl::note_deferred_init(const mm::deferred_init_report& rep, vtime_ns t)
+{
+    for (const auto& nr : rep.nodes) {
+        auto b = std::find_if(boot_nodes.begin(), boot_nodes.end(), [&](const auto& x) { return x.node == nr.node; });
+        if (b == boot_nodes.end()) continue;
+        b->host_ms = static_cast<double>(nr.host_ns) / 1e6;
         sim_event e;
+        e.t = t;
         e.kind = event_kind::deferred_init_done;
         e.node = nr.node;
         e.new_value = static_cast<long>(nr.pages);
         e.field = event_field::pages;
         e.text = std::to_string(nr.threads) + " thread(s), modelled "
-            + std::to_string(static_cast<long>(b.modelled_ms + 0.5)) + " ms";
+            + std::to_string(static_cast<long>(b->modelled_ms + 0.5)) + " ms";
         push_event(std::move(e));
     }
-    m->set_lock_ops(this);
-    autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
+}
 
+void engine::impl::attach_workload()
+{
+    autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
     env = workload_env{};
     env.nr_cpus = m->nr_cpu_ids();
     for (int c = 0; c < env.nr_cpus; ++c)

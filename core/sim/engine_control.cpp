@@ -19,6 +19,7 @@
 #include "mm/pcp_limits.hpp"
 #include "mm/watermarks.hpp"
 
+#include <algorithm>
 #include <climits>
 
 namespace pcplab::sim
@@ -47,6 +48,7 @@ const char* high_cause_text(std::uint8_t c)
 // Inside a step: the acting CPU's clock; between steps (live control): the engine's time.
 vtime_ns engine::impl::event_time() const
 {
+    if (event_time_override) return event_time_override;
     return in_step ? clock[static_cast<std::size_t>(acting)] : now();
 }
 
@@ -58,6 +60,42 @@ void engine::impl::push_event(sim_event e)
         return;
     }
     events.push_back(std::move(e));
+}
+
+namespace
+{
+
+// Drops the first `n` entries; gives memory back once the vector is mostly empty after a burst.
+template <typename T> void drop_front(std::vector<T>& v, std::size_t n)
+{
+    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
+    if (v.capacity() > (std::size_t{1} << 16) && v.size() < v.capacity() / 8) v.shrink_to_fit();
+}
+
+} // namespace
+
+void engine::impl::release_events(std::uint64_t upto)
+{
+    const std::uint64_t end = events_base + events.size();
+    std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, events_base));
+    // A pcp->high change of a second no CPU has left yet may still be folded into (note_high_change): it
+    // and everything after it stay. now() is the slowest CPU's clock, so every CPU is at or past its second.
+    const vtime_ns second = now() / NS_PER_SEC;
+    for (std::size_t i = 0; i < n; ++i)
+        if (events[i].kind == event_kind::pcp_high_change && events[i].t / NS_PER_SEC >= second) {
+            n = i;
+            break;
+        }
+    drop_front(events, n);
+    events_base += n;
+}
+
+void engine::impl::release_holds(std::uint64_t upto)
+{
+    const std::uint64_t end = holds_base + holds.size();
+    const std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, holds_base));
+    drop_front(holds, n);
+    holds_base += n;
 }
 
 // machine::on_limits_change: one event per value that changed (batch, high, high_min, high_max).
@@ -91,9 +129,10 @@ void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, in
     const std::size_t slots = m->nodes.size() * mm::MAX_NR_ZONES;
     const std::size_t idx = static_cast<std::size_t>(cpu) * slots + static_cast<std::size_t>(zone_slot(z.node, z.idx));
     const vtime_ns t = clock[static_cast<std::size_t>(cpu)];
-    const int last = last_high_event[idx];
-    if (last >= 0 && last_high_cause[idx] == cause) {
-        sim_event& e = events[static_cast<std::size_t>(last)];
+    const std::int64_t last = last_high_event[idx];
+    // release_events keeps an event while it can still be folded into, so `last` is always still held.
+    if (last >= 0 && static_cast<std::uint64_t>(last) >= events_base && last_high_cause[idx] == cause) {
+        sim_event& e = events[static_cast<std::size_t>(static_cast<std::uint64_t>(last) - events_base)];
         if (e.t / NS_PER_SEC == t / NS_PER_SEC) {
             e.new_value = new_high;
             return;
@@ -112,7 +151,7 @@ void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, in
     const std::size_t before = events.size();
     push_event(std::move(e));
     if (events.size() > before) {
-        last_high_event[idx] = static_cast<int>(before);
+        last_high_event[idx] = static_cast<std::int64_t>(events_base + before);
         last_high_cause[idx] = cause;
     }
 }

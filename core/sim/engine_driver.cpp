@@ -4,28 +4,13 @@
 #include "sim/pacing.hpp"
 
 #include <cmath>
+#include <thread>
 
 namespace pcplab::sim
 {
 
 namespace
 {
-
-// Boots with a progress observer when the engine offers `void boot(const boot_observer*)` (the proposed
-// addition to engine.hpp), else plainly. A template so that either engine compiles.
-template <typename E> bool boot_with_observer(E& e, const boot_observer& obs)
-{
-    if constexpr (requires { e.boot(&obs); }) {
-        e.boot(&obs);
-        return true;
-    } else if constexpr (requires { e.boot(obs); }) {
-        e.boot(obs);
-        return true;
-    } else {
-        e.boot();
-        return false;
-    }
-}
 
 bool is_workload(const std::string& name)
 {
@@ -54,7 +39,8 @@ void engine_driver::fail(std::string message)
     m_error = std::move(message);
 }
 
-void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run)
+void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run,
+    const boot_pacing& pacing, const std::function<bool()>& stop)
 {
     m_engine.reset(); // frees the old machine before the new one is built
     m_error.clear();
@@ -74,12 +60,26 @@ void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds in
     try {
         m_engine = m_make_load ? std::make_unique<engine>(m_cfg, m_make_load) : std::make_unique<engine>(m_cfg);
         publish(build_boot_snapshot(m_cfg, m_engine->machine(), nullptr, m_cursor, ctx));
+        boot_presenter shown(m_engine->rates(), pacing);
+        auto show = [&](const mm::machine& m) {
+            const auto now = boot_presenter::clock::now();
+            ctx.run.boot_speed = shown.speed();
+            publish(build_boot_snapshot(m_cfg, m, shown.progress(now), m_cursor, ctx));
+        };
         boot_observer obs;
         obs.interval = interval;
         obs.on_progress = [&](const mm::machine& m, const mm::deferred_init& di) {
-            publish(build_boot_snapshot(m_cfg, m, &di, m_cursor, ctx));
+            shown.observe(m, di, boot_presenter::clock::now());
+            show(m);
         };
-        boot_with_observer(*m_engine, obs);
+        m_engine->boot(&obs);
+        // Paced: the real boot is done; the modelled timeline is shown to its end (or until a stop).
+        shown.host_finished();
+        while (shown.paced() && !shown.done(boot_presenter::clock::now()) && !(stop && stop())) {
+            const auto left = shown.remaining(boot_presenter::clock::now());
+            std::this_thread::sleep_for(std::min<boot_presenter::clock::duration>(left, interval));
+            show(m_engine->machine());
+        }
     } catch (const std::exception& e) {
         fail("boot", e);
         m_engine.reset();

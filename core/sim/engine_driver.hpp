@@ -2,6 +2,7 @@
 // run whole quanta, apply the engine commands, build snapshots. Used by one thread at a time (the engine's).
 #pragma once
 
+#include "sim/boot_presenter.hpp"
 #include "sim/engine.hpp"
 #include "sim/engine_command.hpp"
 #include "sim/snapshot_builder.hpp"
@@ -26,8 +27,10 @@ public:
     engine_driver& operator=(const engine_driver&) = delete;
 
     // Build a new engine from the current configuration and boot it. While deferred init runs, progress
-    // snapshots go to `publish` every `interval` (when the engine offers a boot observer, see the .cpp).
-    void boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run);
+    // snapshots go to `publish` every `interval`; with `pacing` set, the boot is presented on the modelled
+    // timeline (boot_presenter.hpp), which may go on after the real boot is done, until `stop` says so.
+    void boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run,
+        const boot_pacing& pacing = {}, const std::function<bool()>& stop = {});
 
     bool failed() const { return !m_error.empty(); }
     void fail(std::string message); // the engine is unusable from here on (until the next boot)

@@ -8,6 +8,7 @@
 #include "sim/engine_prices.hpp"
 #include "sim/struct_page_cache_model.hpp"
 
+#include "mm/boot.hpp"
 #include "mm/page_alloc.hpp"
 #include "mm/zone.hpp"
 
@@ -74,6 +75,10 @@ struct engine::impl final : public mm::lock_ops {
     workload_env env;
     std::vector<boot_node_report> boot_nodes;
     bool booted = false;
+    // Deferred init still to run, for a workload that starts during it: completed between two steps once
+    // every CPU's clock has reached pending_init_at (declared after `m`, so destroyed before it).
+    std::unique_ptr<mm::deferred_init> pending_init;
+    vtime_ns pending_init_at = 0;
 
     // --- virtual time ---
     std::vector<vtime_ns> clock;
@@ -107,15 +112,17 @@ struct engine::impl final : public mm::lock_ops {
     // --- metrics and events ---
     std::vector<cpu_metrics> cpu_m;
     mutable global_metrics tot;
-    std::vector<sim_event> events;
-    std::vector<lock_hold_record> holds;
-    std::vector<int> last_high_event; // per (cpu, zone slot): index of its last pcp_high_change event
+    std::vector<sim_event> events; // from events_base on (engine::release_events)
+    std::vector<lock_hold_record> holds; // from holds_base on
+    std::uint64_t events_base = 0, holds_base = 0, holds_dropped = 0;
+    std::vector<std::int64_t> last_high_event; // per (cpu, zone slot): number of its last pcp_high_change event
     std::vector<std::uint8_t> last_high_cause; // ... and that event's cause
     const char* limits_text = nullptr; // replaces the core's cause text (switch flips)
     std::vector<std::pair<int, int>> tick_scratch; // (high, count) per populated zone, reused by every tick
     std::vector<long> drain_before, drain_after; // PCP pages per CPU around drain_all_pages
     vtime_ns drain_busy_until = 0; // pcpu_drain_mutex is held until then
     vtime_ns event_time() const;
+    vtime_ns event_time_override = 0; // when non-zero, the time of events (deferred init completing)
 
     // --- reclaim ---
     std::vector<zone_reclaim> zrec; // node * MAX_NR_ZONES + zone
@@ -123,9 +130,13 @@ struct engine::impl final : public mm::lock_ops {
 
     // engine.cpp
     void create_machine();
-    void boot();
+    void boot(const boot_observer* obs = nullptr);
+    void boot_during_deferred_init();
+    void complete_deferred_init();
+    void note_deferred_init(const mm::deferred_init_report& rep, vtime_ns t);
+    void attach_workload();
     void reset_run_state();
-    bool finished() const;
+    bool finished() const; // the workload is done everywhere and deferred init is complete
     vtime_ns now() const { return heap.empty() ? 0 : heap.top_key(); }
     bool step();
     void run_chunk(int cpu);
@@ -160,6 +171,8 @@ struct engine::impl final : public mm::lock_ops {
 
     // engine_control.cpp
     void push_event(sim_event e);
+    void release_events(std::uint64_t upto);
+    void release_holds(std::uint64_t upto);
     void on_limits_change(const mm::limits_change& c);
     void note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause);
     void set_patch(mm::patch p, bool on);

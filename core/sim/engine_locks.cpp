@@ -183,7 +183,10 @@ void engine::impl::record_hold(
         r.kind = id.kind;
         r.pages = static_cast<std::uint32_t>(std::min(pages, u32));
         r.owner = static_cast<std::int16_t>(id.kind == mm::lock_kind::pcp_lock ? id.cpu : -1);
-        holds.push_back(r);
+        if (holds.size() < cfg.max_holds)
+            holds.push_back(r);
+        else
+            holds_dropped += 1;
     }
 }
 

@@ -163,6 +163,11 @@ void lockstep_loop::boot_all(state& st, bool only_requested)
     r.speed = st.pace.speed();
     r.quantum_ns = st.quantum;
     const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(st.pace.interval());
+    boot_pacing pacing;
+    pacing.speed = st.pace.speed();
+    pacing.min_wall = m_opt.boot_min_wall;
+    pacing.max_wall = m_opt.boot_max_wall;
+    const auto stop = [this] { return m_queue.stop_requested(); };
     for_each_driver([&](std::size_t i) {
         if (only_requested && !m_drivers[i]->reboot_requested()) return;
         m_drivers[i]->boot(
@@ -171,7 +176,7 @@ void lockstep_loop::boot_all(state& st, bool only_requested)
                 v[i] = std::move(s);
                 m_publish(v);
             },
-            std::max(interval, std::chrono::milliseconds(1)), r);
+            std::max(interval, std::chrono::milliseconds(1)), r, pacing, stop);
     });
     st.pace.anchor(pacing::clock::now(), 0);
     st.dirty = true;

@@ -15,6 +15,7 @@
 #include "sim/engine_driver.hpp"
 #include "sim/pacing.hpp"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <thread>
@@ -28,6 +29,12 @@ struct loop_options {
     double speed = 0; // virtual ns per wall second; 0 = as fast as possible
     vtime_ns quantum_ns = 100'000; // virtual time between command boundaries
     bool start_paused = false; // boot, publish, then wait for resume or step
+    // With a speed set, a boot is presented on its modelled deferred-init timeline (boot_presenter.hpp),
+    // slowed or sped up so that a one-thread-per-node boot of the machine would be shown for at least
+    // boot_min_wall and at most boot_max_wall (0: no bound). The classroom preset's deferred init is
+    // modelled at about 33 ms: without the lower bound it would be over in one frame. No effect at speed 0.
+    std::chrono::milliseconds boot_min_wall{1500};
+    std::chrono::milliseconds boot_max_wall{6000};
     snapshot_options snapshots;
     workload_factory make_load; // a workload of one's own for every engine; empty = each config's by name
 };

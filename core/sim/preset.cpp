@@ -1,5 +1,6 @@
 #include "preset.hpp"
 
+#include "io/text_file.hpp"
 #include "mm/kernel_version.hpp"
 #include "mm/page.hpp"
 #include "mm/patch_switches.hpp"
@@ -9,14 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
-#include <sstream>
 
 #ifndef PCPLAB_RESOURCE_DIR
 #define PCPLAB_RESOURCE_DIR "resources"
@@ -253,6 +250,15 @@ preset_result parse_preset(const std::string& json_text, const std::string& path
         root = json::parse(json_text, dups.callback());
     } catch (const json::parse_error& e) {
         return preset_error{path, "", detail::parse_error_message(e.what()), detail::line_of_byte(json_text, e.byte)};
+    } catch (const json::exception& e) {
+        // A number beyond a double (1e400) is out_of_range.406, "number overflow parsing '1e400'", with no
+        // position: point at the first occurrence of the number.
+        std::string what = e.what();
+        what = what.substr(what.find("] ") == std::string::npos ? 0 : what.find("] ") + 2);
+        auto q = what.find('\'');
+        auto number = q == std::string::npos ? std::string() : what.substr(q + 1, what.rfind('\'') - q - 1);
+        auto at = number.empty() ? std::string::npos : json_text.find(number);
+        return preset_error{path, "", what, at == std::string::npos ? 0 : detail::line_of_byte(json_text, at + 1)};
     }
     if (dups.found())
         return preset_error{path, dups.path(), "appears twice in the same object (a typo or a leftover?)"};
@@ -265,11 +271,11 @@ preset_result parse_preset(const std::string& json_text, const std::string& path
 
 preset_result load_preset_file(const std::string& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return preset_error{path, "", std::string("cannot read the preset: ") + std::strerror(errno)};
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_preset(text.str(), path);
+    // The largest shipped preset is a few KiB; a megabyte is already a mistake.
+    auto text = io::read_text_file(path, 1u << 20);
+    if (auto* err = std::get_if<io::read_error>(&text))
+        return preset_error{path, "", "cannot read the preset: " + err->message};
+    return parse_preset(std::get<std::string>(text), path);
 }
 
 std::string presets_dir()

@@ -43,6 +43,9 @@ struct published_figure {
     // only their change (seconds of a 256-CPU kernbench vs virtual milliseconds of a scaled run).
     bool values_comparable = false;
     std::string source; // where the number comes from: "seed 000 mail, mmtests kernbench Amean syst-256"
+    // What is known about how the model's figure relates to the published one (shown with the comparison):
+    // a difference of setup between the seed's measurement and the modelled era, or how it is measured.
+    std::string model_note;
 };
 
 struct seed_reference {

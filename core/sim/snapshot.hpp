@@ -71,14 +71,26 @@ struct zone_snapshot {
 };
 
 // Deferred struct-page init of one node: progress while booting, the result afterwards.
+//
+// While booting, `done` comes from the real init threads (they count their frames in atomics). When the
+// engine thread has a speed set, the boot is presented on the modelled timeline instead (`paced`, see
+// loop_options::boot_min_wall): the node's modelled deferred-init time (cost model: frames x
+// max(t1 / threads, floor)) is played at run_info::boot_speed, and `done` is what that timeline has done at
+// `modelled_elapsed_ms`, never more than the threads have really done (`host_done`).
+// A workload that starts during deferred init (`boot`, engine::deferred_init_pending) runs it in virtual
+// time: while running, `paced` is set and `done` is the modelled timeline at the snapshot's virtual time;
+// the threads run (host_done) when every CPU has reached the slowest node's modelled end.
 struct deferred_progress {
     int node = 0;
     int threads = 0;
-    unsigned long done = 0; // frames initialised so far
+    unsigned long done = 0; // frames initialised so far (see above)
     unsigned long total = 0; // frames the node's init threads have to initialise
     bool finished = false;
-    double modelled_ms = 0; // after boot: the engine's modelled time for the preset machine
+    double modelled_ms = 0; // the engine's modelled deferred-init time of the node (known from boot start)
     double host_ms = 0; // after boot: wall time on this host
+    bool paced = false; // done follows the modelled timeline (see above)
+    unsigned long host_done = 0; // frames the real init threads have initialised
+    double modelled_elapsed_ms = 0; // paced: position on the modelled timeline, at most modelled_ms
 };
 
 // How the engine is being driven (filled by the engine thread; a replay fills what it recorded).
@@ -90,6 +102,9 @@ struct run_info {
     bool behind = false; // paced, but the host cannot keep up with the requested speed
     std::uint64_t generation = 0; // counts reboots
     std::uint64_t commands_done_through = 0; // every command with an id <= this has been handled
+    // Booting, paced: modelled deferred-init ns shown per wall second (the speed, bounded so that the boot
+    // stays visible: loop_options::boot_min_wall / boot_max_wall). 0 otherwise.
+    double boot_speed = 0;
 };
 
 struct snapshot {
@@ -138,6 +153,13 @@ struct snapshot {
 
     std::optional<std::uint64_t> state_digest; // mm::state_digest when snapshot_options::state_digest
 
+    // The simulated machine's /proc/zoneinfo and /proc/buddyinfo (procfs::zoneinfo_text, buddyinfo_text),
+    // rendered at most every snapshot_options::procfs_every_ns; between two renderings consecutive
+    // snapshots share the same string. Null when the option is off or while booting.
+    std::shared_ptr<const std::string> zoneinfo_text;
+    std::shared_ptr<const std::string> buddyinfo_text;
+    vtime_ns procfs_time_ns = 0; // the virtual time the texts were rendered at
+
     // The pageset of `cpu` in zones[zone_index].
     const pcp_sample& pageset(std::size_t zone_index, int cpu) const
     {
@@ -158,6 +180,14 @@ struct snapshot_options {
     // (nr_free minus the others), so only a second long list makes the counts approximate.
     std::size_t migratetype_walk_cap = 128;
     bool state_digest = false; // walks every list: for tests and recorders that check determinism
+    // The /proc texts: rendered again once this much time has passed since the last rendering (wall time,
+    // or virtual time with procfs_virtual_time) and the machine may have changed; 0 = never rendered.
+    std::int64_t procfs_every_ns = 500'000'000;
+    bool procfs_virtual_time = false; // deterministic schedule (recorders, tests), not the wall clock
+    // After copying the events and hold records that are new since the previous snapshot, let the engine
+    // free them (engine::release_events / release_holds), so a long live run keeps flat memory. Turn off
+    // when something else reads engine::events() or holds() of the same engine.
+    bool release_published = true;
 };
 
 } // namespace pcplab::sim

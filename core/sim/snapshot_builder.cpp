@@ -5,6 +5,7 @@
 #include "mm/boot.hpp"
 #include "mm/machine.hpp"
 #include "mm/state_digest.hpp"
+#include "procfs/zoneinfo_print.hpp"
 
 #include <algorithm>
 
@@ -22,6 +23,24 @@ void fill_identity(snapshot& s, const engine_config& cfg)
     s.workload = cfg.workload;
     s.intensity = cfg.intensity;
     s.seed = cfg.seed;
+}
+
+// The entries numbered from the cursor on of an engine's log that holds those from `base` on: copied into
+// `out` (the newest `cap`), the cursor moved past them. Entries released before the cursor reached them
+// count as dropped; a cursor past the end (the engine was replaced) starts again at `base`.
+template <typename T>
+void copy_numbered(const std::vector<T>& kept, std::uint64_t base, std::size_t& cursor, std::size_t cap,
+    std::vector<T>& out, std::uint64_t& dropped)
+{
+    const std::uint64_t end = base + kept.size();
+    if (cursor > end) cursor = static_cast<std::size_t>(base);
+    if (cursor < base) {
+        dropped += base - cursor;
+        cursor = static_cast<std::size_t>(base);
+    }
+    std::size_t rel = static_cast<std::size_t>(cursor - base);
+    copy_window(kept, rel, cap, out, dropped);
+    cursor = static_cast<std::size_t>(base + rel);
 }
 
 std::shared_ptr<snapshot> start(snapshot_cursor& cur, snapshot_context& ctx)
@@ -168,22 +187,73 @@ std::shared_ptr<snapshot> build_snapshot(
     s->totals.pcp_resident_pages = resident;
     s->score = e.score();
 
-    copy_window(e.events(), cur.events, opt.max_events, s->events, s->events_dropped);
+    copy_numbered(e.events(), e.events_released(), cur.events, opt.max_events, s->events, s->events_dropped);
     s->holds_kept = cfg.keep_holds;
-    if (cfg.keep_holds) copy_window(e.holds(), cur.holds, opt.max_holds, s->holds, s->holds_dropped);
+    if (cfg.keep_holds)
+        copy_numbered(e.holds(), e.holds_released(), cur.holds, opt.max_holds, s->holds, s->holds_dropped);
+    if (opt.release_published) {
+        e.release_events(cur.events);
+        e.release_holds(cur.holds);
+    }
     copy_lock_state(*s, e.zone_locks(), s->holds, s->holds_kept, cur);
+    copy_procfs_texts(*s, m, s->events_processed, !s->commands.empty(), cur, opt);
 
+    const bool init_pending = e.deferred_init_pending();
     for (const auto& r : e.boot_report()) {
         deferred_progress d;
         d.node = r.node;
         d.threads = r.threads;
-        d.done = d.total = r.pages;
-        d.finished = true;
+        d.done = d.total = d.host_done = r.pages;
+        d.finished = !init_pending;
         d.modelled_ms = r.modelled_ms;
         d.host_ms = r.host_ms;
+        if (init_pending) {
+            // Deferred init in virtual time (a workload that starts during it): the modelled timeline.
+            const vtime_ns at = std::min(s->sim_time_ns, r.done_at);
+            d.paced = true;
+            d.host_done = 0;
+            d.modelled_elapsed_ms = static_cast<double>(at) / 1e6;
+            d.done = r.done_at ? static_cast<unsigned long>(
+                         static_cast<double>(r.pages) * static_cast<double>(at) / static_cast<double>(r.done_at))
+                               : r.pages;
+        }
         s->deferred_init.push_back(d);
     }
     if (opt.state_digest) s->state_digest = mm::state_digest(m);
+    return s;
+}
+
+void copy_procfs_texts(snapshot& s, const mm::machine& m, std::uint64_t events_processed, bool changed,
+    snapshot_cursor& cur, const snapshot_options& opt)
+{
+    if (opt.procfs_every_ns <= 0) return;
+    const auto period = static_cast<std::uint64_t>(opt.procfs_every_ns);
+    const auto wall = std::chrono::steady_clock::now();
+    const bool first = !cur.zoneinfo;
+    const bool moved = events_processed != cur.procfs_events;
+    const bool due = opt.procfs_virtual_time ? s.sim_time_ns >= cur.procfs_vt + period
+                                             : wall - cur.procfs_wall >= std::chrono::nanoseconds(period);
+    // A command (a sysctl, a switch) may change the texts without a step: shown at once, commands are rare.
+    if (first || changed || (moved && due)) {
+        cur.zoneinfo = std::make_shared<const std::string>(procfs::zoneinfo_text(m));
+        cur.buddyinfo = std::make_shared<const std::string>(procfs::buddyinfo_text(m));
+        cur.procfs_wall = wall;
+        cur.procfs_vt = s.sim_time_ns;
+        cur.procfs_events = events_processed;
+    }
+    s.zoneinfo_text = cur.zoneinfo;
+    s.buddyinfo_text = cur.buddyinfo;
+    s.procfs_time_ns = cur.procfs_vt;
+}
+
+std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
+    std::vector<deferred_progress> progress, snapshot_cursor& cur, snapshot_context ctx)
+{
+    auto s = start(cur, ctx);
+    fill_identity(*s, cfg);
+    s->nr_cpus = m.nr_cpu_ids();
+    s->cpu_node = m.cpu_to_node;
+    s->deferred_init = std::move(progress);
     return s;
 }
 
@@ -200,8 +270,9 @@ std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm
         d.node = nid;
         d.threads = mm::deferred_init_threads(m.patches, m.era.version, static_cast<int>(node.cpus.size()));
         if (di) {
-            d.done = di->progress(nid);
+            d.done = d.host_done = di->progress(nid);
             d.total = di->total(nid);
+            if (di->threads(nid) > 0) d.threads = di->threads(nid);
         }
         d.finished = node.deferred_init_done.load(std::memory_order_acquire);
         s->deferred_init.push_back(d);

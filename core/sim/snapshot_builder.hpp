@@ -4,6 +4,7 @@
 
 #include "sim/snapshot.hpp"
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -26,10 +27,15 @@ struct engine_config;
 // the engine is replaced.
 struct snapshot_cursor {
     std::uint64_t seq = 0;
-    std::size_t events = 0; // engine events already published
-    std::size_t holds = 0;
+    std::size_t events = 0; // engine events already published (their number: see engine::events())
+    std::size_t holds = 0; // hold records already published (likewise)
     vtime_ns prev_time = 0;
     std::vector<std::uint64_t> prev_waiting_ns; // per zone lock, for contention_pct_recent
+    // The /proc texts of the last rendering, shared by the snapshots until the next one.
+    std::shared_ptr<const std::string> zoneinfo, buddyinfo;
+    std::chrono::steady_clock::time_point procfs_wall{};
+    vtime_ns procfs_vt = 0;
+    std::uint64_t procfs_events = 0; // engine::events_processed() at the rendering
 };
 
 // What the driver of an engine knows that the engine does not.
@@ -47,6 +53,9 @@ std::shared_ptr<snapshot> build_snapshot(
 // While deferred init runs: identity and per-node progress; `di` may be null (progress unknown).
 std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
     const mm::deferred_init* di, snapshot_cursor& cur, snapshot_context ctx);
+// The same with per-node progress worked out by the caller (a paced boot: see boot_presenter).
+std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
+    std::vector<deferred_progress> progress, snapshot_cursor& cur, snapshot_context ctx);
 // Without a usable engine (not built yet, or it failed): identity from the configuration.
 std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapshot_cursor& cur, snapshot_context ctx);
 
@@ -62,6 +71,12 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
 // CPUs spinning on zone->lock of (node, zone) at `t`, from hold records: a record's wait is taken to be
 // the interval [start - wait_ns, start) (start = when the hold began).
 int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t);
+
+// Sets s.zoneinfo_text / buddyinfo_text: rendered again when the option's period has passed since the
+// last rendering and the engine has run since, or at once when `changed` (a command was applied);
+// otherwise the cursor's previous strings.
+void copy_procfs_texts(snapshot& s, const mm::machine& m, std::uint64_t events_processed, bool changed,
+    snapshot_cursor& cur, const snapshot_options& opt);
 
 // Copies the entries of `all` after `cursor` into `out` (the newest `cap` of them; the rest counted in
 // `dropped`) and moves the cursor to the end. A vector that shrank (the engine trimmed it) restarts at 0.

@@ -32,6 +32,9 @@ public:
         , m_set_mask(set_mask)
         , m_capacity((set_mask + 1) * WAYS)
     {
+        m_hint_base = reinterpret_cast<const char*>(lines);
+        m_hint_mask = set_mask;
+        m_hint_stride = sizeof(line) * WAYS;
     }
     // The set is chosen by the low pfn bits: consecutive struct pages are consecutive 64-byte lines and so
     // fall into consecutive sets, as physical indexing does.
@@ -72,12 +75,18 @@ class struct_page_cache_model
 {
 public:
     struct_page_cache_model(int nr_cpus, int lines_per_cpu);
+    ~struct_page_cache_model();
+    struct_page_cache_model(const struct_page_cache_model&) = delete;
+    struct_page_cache_model& operator=(const struct_page_cache_model&) = delete;
     cpu_struct_page_cache* cpu(int c) { return &m_cpus[static_cast<std::size_t>(c)]; }
     std::uint32_t lines_per_cpu() const { return m_lines_per_cpu; }
 
 private:
     std::uint32_t m_lines_per_cpu = 0;
-    std::vector<cpu_struct_page_cache::line> m_storage;
+    // Tens of MiB for a large machine, touched at random: anonymous memory with transparent huge pages
+    // where the host allows them (fewer host TLB misses per touch), zero (every way empty) without a pass.
+    void* m_storage = nullptr;
+    std::size_t m_bytes = 0;
     std::vector<cpu_struct_page_cache> m_cpus;
 };
 

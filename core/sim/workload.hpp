@@ -84,6 +84,10 @@ public:
     // Everything the workload still holds, as (pfn, order), for the engine to free when it replaces or stops
     // the workload (its tasks are killed). The workload forgets them; afterwards next() returns done.
     virtual std::vector<std::pair<mm::pfn_t, unsigned>> release_all() { return {}; }
+    // True for a workload that starts while deferred struct-page init is still running (`boot`): the engine
+    // then attaches it right after setup_per_cpu_pageset, at virtual time 0, and completes deferred init at
+    // its modelled time (engine_boot.cpp). False: the workload starts once the machine has booted.
+    virtual bool starts_during_deferred_init() const { return false; }
 };
 
 // kernbench, page-fault1, stress-vm, high-order, bursty, boot

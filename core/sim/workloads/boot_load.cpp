@@ -2,6 +2,11 @@
 // 000 and 004: the PCP batch/high computed before init finished, and what the pgdatinit threads compete
 // with; seed 003's "free 2k+ pages over 100 times just during boot").
 //
+// It starts at virtual time 0 right after setup_per_cpu_pageset, before deferred init
+// (starts_during_deferred_init): it allocates from the early memory with the pagesets' setup-time limits,
+// and the deferred frames join when every CPU has reached the modelled end of the slowest node's init (see
+// engine_boot.cpp; until then the watermarks are 0, as before init_per_zone_wmark_min).
+//
 // In a real boot the window between setup_per_cpu_pageset and the end of deferred init, and the seconds
 // right after it, are filled by kernel work on every CPU: per-CPU kthreads and workqueues, slab and percpu
 // growth, page tables and stacks of new threads, then udev and systemd faulting in their first pages and
@@ -139,6 +144,7 @@ public:
     workload_score score(vtime_ns elapsed) const override { return count_score(m_allocated, "pages"); }
 
     bool finished() const override { return m_released || m_cpus_done == m_cpus.size(); }
+    bool starts_during_deferred_init() const override { return true; }
 
     released_blocks release_all() override
     {

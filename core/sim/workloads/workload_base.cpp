@@ -64,6 +64,7 @@ workload_score count_score(std::uint64_t n, std::string unit, bool seed_measure)
 void workload_base::attach_base(const workload_env& env)
 {
     m_env = env;
+    m_one_page_ns = pages_ns(1);
     m_order = placement_order(env);
     m_place_of.assign(static_cast<std::size_t>(std::max(0, env.nr_cpus)), -1);
     for (std::size_t i = 0; i < m_order.size(); ++i) m_place_of[m_order[i]] = static_cast<int>(i);
@@ -86,7 +87,7 @@ bool workload_base::take_touch(bool& pending, cpu_action& out) const
 {
     if (!pending) return false;
     pending = false;
-    vtime_ns ns = pages_ns(1);
+    const vtime_ns ns = m_one_page_ns; // pages_ns(1), computed once in attach_base (hot: every fault)
     if (!ns) return false;
     out = compute(ns);
     return true;

@@ -73,6 +73,7 @@ protected:
     std::vector<int> m_order; // placement order (CPU numbers)
     std::vector<int> m_place_of; // CPU -> place, -1 when unused
     bool m_released = false; // release_all() ran: every CPU is done
+    vtime_ns m_one_page_ns = 0; // pages_ns(1)
 };
 
 } // namespace pcplab::sim::workloads

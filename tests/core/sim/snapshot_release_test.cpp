@@ -1,0 +1,174 @@
+// Long live runs keep flat memory: the snapshot builder takes what is new and the engine frees what has been
+// published. And the /proc texts ride along in snapshots, shared between refreshes.
+#include "core/sim/engine_test_support.hpp"
+#include "sim/snapshot_builder.hpp"
+
+#include "procfs/zoneinfo_print.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+using namespace pcplab;
+
+namespace
+{
+
+// v6.7 with auto-tuning: pcp->high changes (folded per second), limits changes, drains and hold records.
+sim::engine_config busy_config()
+{
+    auto cfg = test::small_config(2, 2, 1, "v6.7");
+    cfg.keep_events = true;
+    cfg.keep_holds = true;
+    return cfg;
+}
+
+test::loop_params busy_load()
+{
+    test::loop_params p;
+    p.burst = 700; // beyond high: refills and flushes take zone->lock
+    p.gap_ns = 400'000;
+    return p;
+}
+
+bool same_event(const sim::sim_event& a, const sim::sim_event& b)
+{
+    return a.t == b.t && a.kind == b.kind && a.cpu == b.cpu && a.node == b.node && a.zone == b.zone
+        && a.old_value == b.old_value && a.new_value == b.new_value && a.text == b.text && a.field == b.field;
+}
+
+} // namespace
+
+TEST_CASE("released events are the same, in the same order, as an engine that keeps them all", "[snapshot][memory]")
+{
+    const sim::vtime_ns end = 3 * sim::NS_PER_SEC;
+    sim::engine keep(busy_config(), test::loop_factory(busy_load()));
+    keep.run_until(end);
+    REQUIRE(keep.events().size() > 20);
+    const bool any_high = std::any_of(keep.events().begin(), keep.events().end(),
+        [](const sim::sim_event& e) { return e.kind == sim::event_kind::pcp_high_change; });
+    REQUIRE(any_high); // the folding case is exercised
+
+    sim::engine rel(busy_config(), test::loop_factory(busy_load()));
+    std::vector<sim::sim_event> got;
+    std::size_t most_kept = 0;
+    for (sim::vtime_ns t = 10'000'000; t <= end; t += 10'000'000) {
+        rel.run_until(t);
+        const std::vector<sim::sim_event> before = rel.events();
+        const std::uint64_t base = rel.events_released();
+        rel.release_events(UINT64_MAX);
+        const std::uint64_t n = rel.events_released() - base;
+        got.insert(got.end(), before.begin(), before.begin() + static_cast<std::ptrdiff_t>(n));
+        most_kept = std::max(most_kept, rel.events().size());
+    }
+    got.insert(got.end(), rel.events().begin(), rel.events().end());
+    REQUIRE(got.size() == keep.events().size());
+    for (std::size_t i = 0; i < got.size(); ++i) CHECK(same_event(got[i], keep.events()[i]));
+    CHECK(rel.events_released() > 0);
+    CHECK(most_kept < keep.events().size()); // what stays is what may still change
+    CHECK(rel.zone_locks()[0].acquisitions == keep.zone_locks()[0].acquisitions);
+}
+
+TEST_CASE(
+    "snapshots hand over every hold record once and the engine keeps only the unpublished ones", "[snapshot][memory]")
+{
+    sim::engine e(busy_config(), test::loop_factory(busy_load()));
+    sim::snapshot_cursor cur;
+    sim::snapshot_options opt;
+    opt.procfs_every_ns = 0;
+    opt.max_holds = SIZE_MAX;
+    opt.max_events = SIZE_MAX;
+    std::uint64_t holds_seen = 0, events_seen = 0;
+    std::size_t most_kept = 0, most_per_snapshot = 0;
+    for (sim::vtime_ns t = 1'000'000; t <= 400'000'000; t += 1'000'000) {
+        e.run_until(t);
+        auto s = sim::build_snapshot(e, cur, {}, opt);
+        holds_seen += s->holds.size();
+        events_seen += s->events.size();
+        CHECK(s->holds_dropped == 0);
+        most_per_snapshot = std::max(most_per_snapshot, s->holds.size());
+        most_kept = std::max(most_kept, e.holds().size());
+    }
+    std::uint64_t recorded = 0;
+    for (const auto& l : e.zone_locks()) recorded += l.acquisitions;
+    recorded += e.pcp_locks().acquisitions;
+    CHECK(holds_seen == recorded); // every hold, once
+    CHECK(e.holds_released() == holds_seen);
+    CHECK(e.holds().empty());
+    CHECK(most_kept == 0); // released as soon as published
+    CHECK(most_per_snapshot > 0);
+    CHECK(cur.events == e.events_released() + e.events().size()); // every event published
+    CHECK(events_seen == cur.events);
+
+    // Without release, the engine keeps everything (the old behaviour, for readers of engine::holds()).
+    sim::engine k(busy_config(), test::loop_factory(busy_load()));
+    sim::snapshot_cursor kc;
+    opt.release_published = false;
+    for (sim::vtime_ns t = 1'000'000; t <= 50'000'000; t += 1'000'000) {
+        k.run_until(t);
+        sim::build_snapshot(k, kc, {}, opt);
+    }
+    CHECK(k.holds_released() == 0);
+    CHECK(k.holds().size() > most_per_snapshot);
+}
+
+TEST_CASE("hold records beyond the engine's cap are counted, not kept", "[snapshot][memory]")
+{
+    auto cfg = busy_config();
+    cfg.max_holds = 100;
+    sim::engine e(cfg, test::loop_factory(busy_load()));
+    e.run_until(100'000'000);
+    CHECK(e.holds().size() == 100);
+    CHECK(e.holds_dropped() > 0);
+    e.release_holds(60);
+    CHECK(e.holds().size() == 40);
+    CHECK(e.holds_released() == 60);
+    e.run_until(200'000'000);
+    CHECK(e.holds().size() == 100); // room again for 60 more
+}
+
+TEST_CASE("snapshots carry the /proc texts, shared until the next rendering", "[snapshot][procfs]")
+{
+    sim::engine e(busy_config(), test::loop_factory(busy_load()));
+    sim::snapshot_cursor cur;
+    sim::snapshot_options opt;
+    opt.procfs_every_ns = 10'000'000;
+    opt.procfs_virtual_time = true;
+    std::vector<std::shared_ptr<const sim::snapshot>> snaps;
+    for (sim::vtime_ns t = 1'000'000; t <= 25'000'000; t += 1'000'000) {
+        e.run_until(t);
+        snaps.push_back(sim::build_snapshot(e, cur, {}, opt));
+        if (snaps.back()->zoneinfo_text != (snaps.size() > 1 ? snaps[snaps.size() - 2]->zoneinfo_text : nullptr)) {
+            // Rendered now: exactly what procfs prints for the machine at this point.
+            CHECK(*snaps.back()->zoneinfo_text == procfs::zoneinfo_text(e.machine()));
+            CHECK(*snaps.back()->buddyinfo_text == procfs::buddyinfo_text(e.machine()));
+            CHECK(snaps.back()->procfs_time_ns == snaps.back()->sim_time_ns);
+        }
+    }
+    REQUIRE(snaps.front()->zoneinfo_text);
+    CHECK(snaps.front()->zoneinfo_text->find("Node 0, zone") != std::string::npos);
+    // Rendered at 1 ms, 11 ms and 21 ms of virtual time: three distinct texts, shared in between.
+    std::vector<const std::string*> distinct;
+    for (const auto& s : snaps)
+        if (distinct.empty() || distinct.back() != s->zoneinfo_text.get()) distinct.push_back(s->zoneinfo_text.get());
+    CHECK(distinct.size() == 3);
+    CHECK(snaps[1]->zoneinfo_text == snaps[0]->zoneinfo_text);
+    CHECK(snaps[1]->buddyinfo_text == snaps[0]->buddyinfo_text);
+
+    // A command may change the texts without a step: rendered at once.
+    auto s2 = sim::build_snapshot(e, cur, {}, opt);
+    CHECK(s2->zoneinfo_text == snaps.back()->zoneinfo_text);
+    REQUIRE(e.set_sysctl("min_free_kbytes", 65536).empty());
+    sim::snapshot_context ctx;
+    ctx.commands.push_back(sim::command_result{});
+    auto s3 = sim::build_snapshot(e, cur, ctx, opt);
+    CHECK(s3->zoneinfo_text != s2->zoneinfo_text);
+    CHECK(*s3->zoneinfo_text == procfs::zoneinfo_text(e.machine()));
+
+    // Off: none.
+    sim::snapshot_cursor off_cur;
+    opt.procfs_every_ns = 0;
+    auto none = sim::build_snapshot(e, off_cur, {}, opt);
+    CHECK_FALSE(none->zoneinfo_text);
+    CHECK_FALSE(none->buddyinfo_text);
+}
