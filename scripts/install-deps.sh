@@ -3,7 +3,8 @@
 set -euo pipefail
 PKGS=(build-essential cmake ninja-build nlohmann-json3-dev catch2 libsqlite3-dev
       qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
-      xvfb xauth)
+      xvfb xauth
+      clang libclang-rt-14-dev) # clang: the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${PKGS[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,0 +1,52 @@
+// Soak: one machine under one workload for a long stretch of virtual time, with the patch switches flipped
+// at random (seeded) moments, verify() every virtual second and after every flip, and the process's
+// resident memory sampled each second. Shared by pcplab_soak (tests/bench/soak_main.cpp) and the soak
+// smoke test (tests/robust/soak_test.cpp).
+#pragma once
+
+#include "sim/machine_config.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace pcplab::soak
+{
+
+struct soak_options {
+    sim::vtime_ns duration_ns = 3600 * sim::NS_PER_SEC; // virtual time per workload (default one hour)
+    std::uint64_t seed = 1; // the workload's seed and the flip schedule's
+    int flips = 16; // switch flips at uniformly drawn moments of the run
+    // Called after each virtual second with a one-line progress note (nullptr: quiet).
+    std::function<void(const std::string&)> progress;
+};
+
+struct soak_result {
+    std::string workload;
+    sim::vtime_ns virtual_ns = 0; // virtual time run, summed over reboots
+    std::uint64_t events = 0;
+    int verifies = 0;
+    int flips = 0;
+    int reboots = 0; // a finite workload that finished is rebooted (a fresh machine) to go on
+    long rss_start_kib = 0; // after the first boot
+    long rss_max_kib = 0;
+    long rss_end_kib = 0;
+    double boot_wall_s = 0; // the first boot
+    double run_wall_s = 0; // everything after it
+    double run_cpu_s = 0; // the process's CPU time after the first boot (the engine is one thread; on a busy
+                          // host it is the fairer measure of the rate)
+    std::vector<std::string> errors; // verify() failures (first few) and where they happened
+    bool ok() const { return errors.empty(); }
+};
+
+// The process's resident set now (/proc/self/statm), KiB.
+long rss_kib();
+
+// Runs `workload` on the configured machine. Never throws for an invariant failure: it is in errors.
+soak_result soak_workload(const sim::machine_config& cfg, const std::string& workload, const soak_options& opt);
+
+// One line: workload, virtual time, events, rates, verifies, flips, reboots, RSS start/max/end.
+std::string soak_line(const soak_result& r);
+
+} // namespace pcplab::soak
