@@ -1,0 +1,90 @@
+// Records snapshots to a file without slowing their producer: the producer's thread only moves a shared_ptr
+// into a bounded queue (a few pointer operations under a mutex that the writer thread also holds only to
+// swap the queue out); a writer thread encodes and writes them (recording_writer). When the queue is full,
+// a live source's snapshot is dropped and counted (runs.snapshots_dropped), never waited for; a source that
+// must not lose any (the CLI's recorded run) asks to wait instead.
+//
+//   session::recorder rec("run.db", opts);
+//   rec.attach(thread_opts);                 // engine_thread_options::on_publish -> rec.publish
+//   sim::engine_thread t(cfg, thread_opts);
+//   ...
+//   t.stop(); rec.close();
+#pragma once
+
+#include "session/recording_writer.hpp"
+
+#include "sim/engine_thread.hpp"
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace pcplab::session
+{
+
+struct recorder_options : recording_options {
+    std::size_t queue_capacity = 512; // snapshots waiting for the writer
+    bool wait_when_full = false; // false: drop (live sources); true: the producer waits (no loss)
+    // The run configuration for runs the recorder starts by itself (a new generation, i.e. a reboot); its
+    // side, preset ... are refreshed from the snapshot. Without it, run_header_for(snapshot).
+    std::optional<run_header> base_header;
+};
+
+class recorder
+{
+public:
+    // Creates the file (recording_writer's rules) and starts the writer thread; throws recording_error.
+    recorder(const std::string& path, recorder_options opt, bool append = false);
+    ~recorder(); // close()
+    recorder(const recorder&) = delete;
+    recorder& operator=(const recorder&) = delete;
+
+    // Chains publish() into the options' on_publish (keeping a callback already there).
+    void attach(sim::engine_thread_options& opt);
+
+    // Producer side (any one thread). publish() starts a run by itself at the first snapshot of each
+    // generation and side, unless begin_run() was called for it.
+    void publish(const std::shared_ptr<const sim::snapshot>& s);
+    void begin_run(run_header h); // the snapshots published from now on belong to a new run
+    void end_run(std::string stop_reason, std::string summary_json = {});
+
+    // Waits for the writer to write everything queued, ends an open run ("stopped"), commits and closes.
+    // Rethrows a write error (as recording_error) that the writer thread met. Idempotent.
+    void close();
+
+    std::uint64_t dropped() const; // snapshots not recorded because the queue was full
+    std::uint64_t written() const; // snapshots written so far
+    const std::string& path() const { return m_path; }
+
+private:
+    struct item {
+        enum class kind { begin, snapshot, end } k = kind::snapshot;
+        std::shared_ptr<const sim::snapshot> snap;
+        std::optional<run_header> header;
+        std::string a, b; // end: stop reason, summary
+    };
+    void push(item it, bool droppable);
+    void writer_loop();
+    void handle(item& it);
+
+    std::string m_path;
+    recorder_options m_opt;
+    std::unique_ptr<recording_writer> m_writer;
+
+    mutable std::mutex m_mu;
+    std::condition_variable m_wake, m_room;
+    std::deque<item> m_queue;
+    std::size_t m_queued_snapshots = 0;
+    bool m_closing = false;
+    std::uint64_t m_dropped = 0, m_written = 0;
+    std::string m_error;
+
+    std::thread m_thread; // last
+};
+
+} // namespace pcplab::session

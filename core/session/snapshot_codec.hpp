@@ -1,0 +1,25 @@
+// The snapshot blob of a recording (table `snapshots`, column `data`): every field of sim::snapshot except the
+// three per-interval logs (events, lock holds, commands) and the /proc texts, which live in their own tables so
+// that the sqlite3 shell can query them (and a text shared by consecutive snapshots is stored once); the reader
+// joins them back. Versioned: the blob starts with SNAPSHOT_ENCODING.
+#pragma once
+
+#include "sim/snapshot.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace pcplab::session
+{
+
+// Version 1: see docs/recording-schema.md, "Snapshot blob".
+inline constexpr unsigned SNAPSHOT_ENCODING = 1;
+
+// The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
+// text of s.zoneinfo_text / s.buddyinfo_text (whether there is one is kept).
+std::string encode_snapshot(const sim::snapshot& s);
+// Throws codec_error (byte_codec.hpp) for a blob that is truncated, corrupt or of an unknown encoding. A /proc
+// text the snapshot had comes back as an empty string for the reader to fill in.
+sim::snapshot decode_snapshot(std::string_view blob);
+
+} // namespace pcplab::session

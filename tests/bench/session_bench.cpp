@@ -1,0 +1,234 @@
+// Recording overhead: engine throughput (engine events per second of the engine thread's CPU time, and per wall
+// second) of the same run without and with a recording, in both ways a run is recorded:
+//   cli   `pcplab-cli run --record`: the caller steps the engine, snapshots every duration/200 of virtual time,
+//         every event and lock hold kept (the engine's keep_holds included), the writer on its own thread;
+//   live  an engine_thread at full speed with the recorder on on_publish (the GUI's way).
+// The engine thread's CPU time is the figure that holds on a loaded host (the writer runs on another core);
+// the wall figure also counts waiting for the writer, which a host with a spare core does not.
+// Variants run alternately `reps` times; the best of each is compared (noise only ever adds time).
+//   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS]]]]
+// Also compiled into pcplab_bench (without this main) as bench_session().
+#include "session/engine_sampler.hpp"
+#include "session/recorder.hpp"
+#include "session/recording_reader.hpp"
+
+#include "sim/engine.hpp"
+#include "sim/engine_thread.hpp"
+#include "sim/machine_config.hpp"
+#include "sim/preset.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
+#include <string>
+#include <unistd.h>
+#include <variant>
+
+using namespace pcplab;
+
+namespace
+{
+
+double wall_s()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// CPU time of the calling thread: what the engine's own thread spends, whatever else the host runs (a loaded
+// host inflates wall times, not this).
+double thread_cpu_s()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+sim::engine_config config_for(const std::string& preset, const std::string& workload)
+{
+    auto spec = sim::load_preset(preset);
+    if (auto* e = std::get_if<sim::preset_error>(&spec)) {
+        std::fprintf(stderr, "%s\n", e->str().c_str());
+        std::exit(1);
+    }
+    auto mc = sim::make_machine_config(std::get<mm::machine_spec>(spec), {});
+    if (auto* e = std::get_if<sim::config_error>(&mc)) {
+        std::fprintf(stderr, "%s\n", e->str().c_str());
+        std::exit(1);
+    }
+    sim::engine_config cfg = sim::engine_config_for(std::get<sim::machine_config>(mc));
+    cfg.workload = workload;
+    return cfg;
+}
+
+std::string scratch(const char* name)
+{
+    return "/tmp/pcplab-session-bench-" + std::to_string(::getpid()) + "-" + name + ".db";
+}
+
+void remove_db(const std::string& p)
+{
+    for (const char* s : {"", "-wal", "-shm"}) std::remove((p + s).c_str());
+}
+
+struct timing {
+    double wall = 0; // the run, the recording's close (waiting for its writer) included
+    double engine_cpu = 0; // CPU time of the engine's thread during the run
+    std::uint64_t events = 0;
+    std::uint64_t snapshots = 0, holds = 0;
+    double eps_cpu() const { return engine_cpu > 0 ? static_cast<double>(events) / engine_cpu : 0; }
+    double eps_wall() const { return wall > 0 ? static_cast<double>(events) / wall : 0; }
+};
+
+enum class cli_mode { plain, keep_holds, recorded, recorded_no_holds };
+
+// The engine as `pcplab-cli run` drives it, or as `run --record` does (cmd_record_run.cpp), or with only the
+// engine's hold log on (what keeping holds costs the engine by itself). Boot is not timed: it is the same.
+timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& path, cli_mode mode)
+{
+    remove_db(path);
+    const bool record = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds;
+    cfg.keep_events = record;
+    cfg.keep_holds = mode == cli_mode::keep_holds || mode == cli_mode::recorded;
+    session::sampler_options so;
+    so.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
+    session::recorder_options ro;
+    ro.wait_when_full = true;
+    if (mode == cli_mode::recorded_no_holds) ro.holds = *session::hold_rule::parse("none");
+    sim::engine e(cfg);
+    e.boot();
+    timing t;
+    const double w0 = wall_s(), c0 = thread_cpu_s();
+    if (!record) {
+        e.run_until(dur);
+        t.engine_cpu = thread_cpu_s() - c0;
+    } else {
+        session::recorder rec(path, ro);
+        rec.begin_run(session::run_header_for(cfg, "bench"));
+        session::engine_sampler smp(e, rec, so);
+        smp.sample(sim::run_state::running);
+        for (sim::vtime_ns at = so.interval_ns; at < dur; at += so.interval_ns) {
+            e.run_until(at);
+            smp.sample(sim::run_state::running);
+        }
+        e.run_until(dur);
+        smp.sample(sim::run_state::stopped, true);
+        t.engine_cpu = thread_cpu_s() - c0;
+        rec.end_run("duration", "");
+        rec.close(); // the recording is complete only once everything is written: part of the wall time
+        t.snapshots = smp.taken();
+    }
+    t.wall = wall_s() - w0;
+    t.events = e.events_processed();
+    if (record) {
+        session::recording back(path);
+        t.holds = back.runs().front().holds_written;
+    }
+    remove_db(path);
+    return t;
+}
+
+// An engine thread at full speed until virtual time `dur`, with or without a recorder on on_publish. The engine
+// thread's CPU time is read on that thread (on_publish runs there).
+timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::string& path, bool record)
+{
+    remove_db(path);
+    sim::engine_thread_options o;
+    std::unique_ptr<session::recorder> rec;
+    sim::engine_config c = cfg;
+    if (record) {
+        c.keep_holds = true; // the lanes and the trace need them
+        rec = std::make_unique<session::recorder>(path, session::recorder_options{});
+        rec->attach(o);
+    }
+    std::mutex mu;
+    double cpu0 = -1, cpu1 = -1, wall0 = 0, wall1 = 0;
+    std::uint64_t ev0 = 0, ev1 = 0;
+    auto previous = o.on_publish;
+    o.on_publish = [&](const std::shared_ptr<const sim::snapshot>& s) {
+        if (previous) previous(s);
+        std::lock_guard lk(mu);
+        if (s->state == sim::run_state::running && cpu0 < 0) {
+            cpu0 = thread_cpu_s();
+            wall0 = wall_s();
+            ev0 = s->events_processed;
+        }
+        if (s->sim_time_ns >= dur && cpu1 < 0 && cpu0 >= 0) {
+            cpu1 = thread_cpu_s();
+            wall1 = wall_s();
+            ev1 = s->events_processed;
+        }
+    };
+    sim::engine_thread t(c, o);
+    t.wait_for([dur](const sim::snapshot& s) { return s.sim_time_ns >= dur; }, std::chrono::minutes(10));
+    t.stop();
+    timing r;
+    {
+        std::lock_guard lk(mu);
+        r = timing{wall1 - wall0, cpu1 - cpu0, ev1 - ev0, 0, 0};
+    }
+    if (rec) {
+        rec->close();
+        r.snapshots = rec->written();
+        if (rec->dropped())
+            std::printf("    (live recorder dropped %llu snapshots)\n", (unsigned long long)rec->dropped());
+    }
+    remove_db(path);
+    return r;
+}
+
+void print(const char* what, const timing& t, const timing& base)
+{
+    std::printf("  %-28s wall %7.3f s  engine cpu %7.3f s  %6.2f M events/cpu-s  %6.1f%% of plain (wall %5.1f%%)", what,
+        t.wall, t.engine_cpu, t.eps_cpu() / 1e6, 100 * t.eps_cpu() / base.eps_cpu(),
+        100 * t.eps_wall() / base.eps_wall());
+    if (t.snapshots)
+        std::printf("  %llu snapshots, %llu holds", (unsigned long long)t.snapshots, (unsigned long long)t.holds);
+    std::printf("\n");
+}
+
+// The best (fastest by engine CPU) of `reps` runs of each variant, run alternately so that drift on the host
+// affects all alike.
+template <typename F> std::vector<timing> best_of(int reps, int variants, F run)
+{
+    std::vector<timing> best(static_cast<std::size_t>(variants));
+    for (int i = 0; i < reps; ++i)
+        for (int v = 0; v < variants; ++v) {
+            timing t = run(v);
+            auto& b = best[static_cast<std::size_t>(v)];
+            if (i == 0 || t.eps_cpu() > b.eps_cpu()) b = t;
+        }
+    return best;
+}
+
+} // namespace
+
+void bench_session(const std::string& preset, const std::string& workload, double duration_ms, int reps)
+{
+    const sim::engine_config cfg = config_for(preset, workload);
+    const auto dur = static_cast<sim::vtime_ns>(duration_ms * 1e6);
+    const std::string path = scratch("rec");
+    std::printf("session: recording overhead, %s / %s, %.0f ms virtual, best of %d\n", preset.c_str(), workload.c_str(),
+        duration_ms, reps);
+    const auto cli = best_of(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
+    print("cli plain", cli[0], cli[0]);
+    print("cli engine keeps holds", cli[1], cli[0]);
+    print("cli recorded, holds all", cli[2], cli[0]);
+    print("cli recorded, holds none", cli[3], cli[0]);
+    const auto live = best_of(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
+    print("live plain", live[0], live[0]);
+    print("live recorded, holds all", live[1], live[0]);
+}
+
+#ifdef PCPLAB_SESSION_BENCH_MAIN
+int main(int argc, char** argv)
+{
+    const std::string preset = argc > 1 ? argv[1] : "classroom";
+    const std::string workload = argc > 2 ? argv[2] : "kernbench";
+    const double ms = argc > 3 ? std::atof(argv[3]) : 300;
+    const int reps = argc > 4 ? std::atoi(argv[4]) : 3;
+    bench_session(preset, workload, ms, reps);
+    return 0;
+}
+#endif
