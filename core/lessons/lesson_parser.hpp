@@ -1,0 +1,27 @@
+// Reading lesson files: the front block, the "## " step headings, the ```step blocks and their keys.
+// Every problem is reported with the file and line; a file with problems does not load, the others do.
+#pragma once
+
+#include "lessons/lesson.hpp"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace pcplab::lessons
+{
+
+using lesson_result = std::variant<lesson, std::vector<lesson_error>>;
+
+// Parse lesson text (`file` names it in messages and becomes lesson::file).
+lesson_result parse_lesson(const std::string& text, const std::string& file);
+lesson_result load_lesson_file(const std::string& path);
+
+// Every *.md file of `dir` except README.md, in file-name order.
+lesson_set load_lessons(const std::string& dir);
+
+// $PCPLAB_LESSONS if set; else the lessons/ folder beside the resources folder ($PCPLAB_RESOURCES/../lessons,
+// or the source tree's lessons/).
+std::string default_lessons_dir();
+
+} // namespace pcplab::lessons
