@@ -23,6 +23,12 @@ int cmd_run(const std::vector<std::string>& args);
 std::string run_help(); // cmd_run.cpp
 int cmd_seeds(const std::vector<std::string>& args);
 std::string seeds_help(); // cmd_seeds.cpp
+int cmd_lessons(const std::vector<std::string>& args);
+std::string lessons_help(); // cmd_lessons.cpp
+int cmd_compare(const std::vector<std::string>& args);
+std::string compare_help(); // cmd_compare.cpp
+int cmd_export(const std::vector<std::string>& args);
+std::string export_help(); // cmd_export.cpp
 
 // Help texts: the overview, and one per subcommand (nullopt for an unknown name).
 std::string general_help();

@@ -27,6 +27,9 @@ constexpr command k_commands[] = {
     {"costs", cmd_costs},
     {"run", cmd_run},
     {"seeds", cmd_seeds},
+    {"lessons", cmd_lessons},
+    {"compare", cmd_compare},
+    {"export", cmd_export},
 };
 
 // Help of a command: help.cpp's text, or the one kept with the command.
@@ -35,6 +38,9 @@ std::optional<std::string> help_for(const std::string& name)
     if (name == "costs") return costs_help();
     if (name == "run") return run_help();
     if (name == "seeds") return seeds_help();
+    if (name == "lessons") return lessons_help();
+    if (name == "compare") return compare_help();
+    if (name == "export") return export_help();
     return command_help(name);
 }
 

@@ -10,9 +10,15 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace pcplab::ui
 {
+
+// One publication of a source: side A's snapshot, and B's in A/B mode (null otherwise).
+struct published_pair {
+    std::shared_ptr<const sim::snapshot> a, b;
+};
 
 class frame_source : public QObject
 {
@@ -26,6 +32,10 @@ public:
     virtual std::shared_ptr<const sim::snapshot> latest_b() const { return nullptr; }
     virtual bool is_ab() const { return false; }
     virtual bool is_replay() const { return false; }
+    // Every pair published since the previous call, oldest first, so that a history misses none of the events
+    // a snapshot carries (a poller that only reads latest_* loses those of the snapshots it skipped). The
+    // default returns just the newest pair; the caller drops what it has already seen by seq.
+    virtual std::vector<published_pair> take_published() { return {{latest_a(), latest_b()}}; }
 
     // Run control. A replay maps them onto its timeline; a live engine posts commands.
     virtual void pause() = 0;
@@ -38,6 +48,9 @@ public:
     virtual bool set_workload(const std::string& name) { return false; }
     virtual bool set_intensity(double x) { return false; }
     virtual bool reboot() { return false; }
+    // A live source that can restart in place with new configurations (preset, era, seed): false when it
+    // cannot, and the caller builds a new source instead. `b` is null unless A/B.
+    virtual bool reboot_with(const sim::engine_config& a, const sim::engine_config* b) { return false; }
     // Replay only: the timeline (ns of virtual time); live sources return false.
     virtual bool seek(qint64 t_ns) { return false; }
     virtual qint64 duration_ns() const { return 0; }

@@ -30,6 +30,7 @@ struct sample {
     std::uint64_t generation = 0;
     std::uint64_t pcp_hits = 0, zone_allocs = 0; // cumulative totals
     std::uint64_t sys_ns = 0, user_ns = 0; // cumulative over all CPUs
+    std::uint64_t idle_ns = 0; // cumulative over all CPUs (sys + user + idle = the CPU time accounted so far)
     double score = 0;
     std::vector<zone_sample> zones; // same order as snapshot::zones
 };
@@ -47,18 +48,37 @@ public:
     const std::deque<sample>& samples() const { return m_samples; }
     const std::deque<sim::sim_event>& events() const { return m_events; }
     const std::deque<sim::lock_hold_record>& holds() const { return m_holds; }
+    // The zone->lock holds only (the lanes view), sorted by start: records arrive in host order, and a CPU
+    // whose clock runs ahead records holds far in the future of the others, so arrival order is not time order.
+    // Capped like holds(), dropping the earliest.
+    const std::deque<sim::lock_hold_record>& zone_lock_holds() const { return m_zone_holds; }
     std::uint64_t last_seq() const { return m_last_seq; }
     std::uint64_t events_dropped() const { return m_events_dropped; }
+    // For views that keep derived state and take only what is new: how many events / holds were appended since
+    // the last clear (the newest min(n - seen, events().size()) are the new ones), and a counter that changes
+    // on every clear (a reader that saw another epoch starts over).
+    std::uint64_t events_total() const { return m_events_total; }
+    std::uint64_t holds_total() const { return m_holds_total; }
+    std::uint64_t epoch() const { return m_epoch; }
+    // Samples appended since the last clear, and how many times the old ones were thinned since: a reader
+    // that built series incrementally rebuilds them when either the epoch or the thin count changed.
+    std::uint64_t samples_total() const { return m_samples_total; }
+    std::uint64_t thin_count() const { return m_thins; }
+    std::size_t max_samples() const { return m_max_samples; }
 
 private:
     std::size_t m_max_samples, m_max_events, m_max_holds;
     std::deque<sample> m_samples;
     std::deque<sim::sim_event> m_events;
     std::deque<sim::lock_hold_record> m_holds;
+    std::deque<sim::lock_hold_record> m_zone_holds; // sorted by start
     std::uint64_t m_last_seq = 0;
     bool m_any = false;
     std::uint64_t m_generation = 0;
     std::uint64_t m_events_dropped = 0;
+    std::uint64_t m_events_total = 0, m_holds_total = 0;
+    std::uint64_t m_samples_total = 0, m_thins = 0;
+    std::uint64_t m_epoch = 0;
 };
 
 } // namespace pcplab::ui

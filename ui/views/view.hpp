@@ -10,8 +10,14 @@
 #include <QString>
 #include <QWidget>
 
+#include <cstdint>
 #include <memory>
 #include <vector>
+
+namespace pcplab::sim
+{
+struct cost_model;
+}
 
 namespace pcplab::ui
 {
@@ -24,6 +30,11 @@ struct frame {
     // Selection shared by the views (set by the controls dock): which zone the per-zone views show.
     int selected_node = 0;
     int selected_zone = 2; // mm::zone_type; views fall back to the first populated zone when absent
+    // Optional: the cost model the engine runs with (the "model" view shows it; without it, the view derives
+    // it from the snapshot's preset with sim::cost_model_for).
+    std::shared_ptr<const sim::cost_model> costs;
+    // Optional: engine_config::hold_threshold_ns (the threshold line of the hold-time histogram).
+    std::int64_t hold_threshold_ns = 1'000'000;
 };
 
 class view : public QWidget
@@ -40,10 +51,15 @@ public:
     virtual void show_frame(const frame& f) = 0;
     // A new machine (reboot, preset change, replay opened): drop cached state.
     virtual void reset() { }
+    // The tooltip for what lies under `pos` (empty: the widget's own toolTip(), if any). Public for the tests.
+    virtual QString tooltip_at(const QPoint& pos) const { return {}; }
 
 signals:
     // A view asks the others to move their time axis to `t_ns` (the event log on selection).
     void seek_requested(qint64 t_ns);
+
+protected:
+    bool event(QEvent* e) override; // shows tooltip_at() (ui/views/view.cpp)
 
 public slots:
     // Move the time axis so that t_ns is visible (views without a time axis ignore it).

@@ -1,0 +1,250 @@
+// pcplab_gui_bench: how long building and painting one frame of every view takes, offscreen, on a running
+// machine (default meta-1t-316, the largest preset: 316 CPUs). The target is 8 ms for all views
+// together. Also saves each view as a PNG (--png DIR) so that the views can be looked at without a display.
+//
+//   pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] [--ab] [--dark] [--png DIR]
+#include "../../ui/views_harness.hpp"
+
+#include "views/view.hpp"
+
+#include <QApplication>
+#include <QDir>
+#include <QElapsedTimer>
+#include <QPalette>
+#include <QPixmap>
+#include <QStyleFactory>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace
+{
+
+struct args {
+    std::string preset = "meta-1t-316";
+    int frames = 60;
+    long step_us = 200; // virtual time between two frames
+    long warmup_ms = 5; // virtual time run before the first measured frame
+    bool ab = false, dark = false;
+    std::string png;
+    int width = 1280, height = 720;
+};
+
+args parse(int argc, char** argv)
+{
+    args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::fprintf(stderr, "%s needs a value\n", k.c_str());
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (k == "--preset")
+            a.preset = next();
+        else if (k == "--frames")
+            a.frames = std::stoi(next());
+        else if (k == "--step-us")
+            a.step_us = std::stol(next());
+        else if (k == "--warmup-ms")
+            a.warmup_ms = std::stol(next());
+        else if (k == "--ab")
+            a.ab = true;
+        else if (k == "--dark")
+            a.dark = true;
+        else if (k == "--png")
+            a.png = next();
+        else if (k == "--size") {
+            const std::string v = next();
+            a.width = std::stoi(v.substr(0, v.find('x')));
+            a.height = std::stoi(v.substr(v.find('x') + 1));
+        } else {
+            std::fprintf(stderr,
+                "usage: pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] "
+                "[--ab] [--dark] [--png DIR] [--size WxH]\n");
+            std::exit(2);
+        }
+    }
+    return a;
+}
+
+QPalette dark_palette()
+{
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(37, 37, 40));
+    p.setColor(QPalette::WindowText, QColor(230, 230, 230));
+    p.setColor(QPalette::Base, QColor(28, 28, 30));
+    p.setColor(QPalette::AlternateBase, QColor(45, 45, 48));
+    p.setColor(QPalette::Text, QColor(230, 230, 230));
+    p.setColor(QPalette::Button, QColor(50, 50, 54));
+    p.setColor(QPalette::ButtonText, QColor(230, 230, 230));
+    p.setColor(QPalette::Highlight, QColor(42, 130, 218));
+    p.setColor(QPalette::HighlightedText, Qt::black);
+    p.setColor(QPalette::ToolTipBase, QColor(50, 50, 54));
+    p.setColor(QPalette::ToolTipText, QColor(230, 230, 230));
+    p.setColor(QPalette::PlaceholderText, QColor(150, 150, 150));
+    return p;
+}
+
+struct stats {
+    std::vector<double> ms;
+    double mean() const
+    {
+        double s = 0;
+        for (double v : ms) s += v;
+        return ms.empty() ? 0 : s / static_cast<double>(ms.size());
+    }
+    double p99() const
+    {
+        if (ms.empty()) return 0;
+        std::vector<double> v = ms;
+        std::sort(v.begin(), v.end());
+        return v[std::min(v.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(v.size())))];
+    }
+};
+
+double ms_since(const QElapsedTimer& t)
+{
+    return static_cast<double>(t.nsecsElapsed()) / 1e6;
+}
+
+// CPU time of this thread: on a loaded host (other builds, other benchmarks) wall time also counts the time
+// the thread waited for a core; CPU time is what the frame costs.
+double thread_cpu_ms()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    QApplication app(argc, argv);
+    const args a = parse(argc, argv);
+    QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (a.dark) QApplication::setPalette(dark_palette());
+
+    std::printf("building %s%s ...\n", a.preset.c_str(), a.ab ? " (A/B)" : "");
+    std::fflush(stdout);
+    QElapsedTimer build_t;
+    build_t.start();
+    using pcplab::test::stepped_machine;
+    auto cfg = pcplab::test::preset_engine_config(a.preset);
+    stepped_machine ma(cfg, 0);
+    std::unique_ptr<stepped_machine> mb;
+    if (a.ab) {
+        auto cfg_b = cfg;
+        // B differs in the first switch whose flip means something on this era.
+        for (unsigned i = 0; i < pcplab::mm::NR_PATCHES; ++i) {
+            const auto sw = static_cast<pcplab::mm::patch>(i);
+            if (!pcplab::mm::patch_not_applicable(sw, !cfg.patches[sw], cfg.era).empty()) continue;
+            cfg_b.patches.set(sw, !cfg.patches[sw]);
+            std::printf("B: %s %s\n", std::string(pcplab::mm::patch_name(sw)).c_str(), cfg.patches[sw] ? "off" : "on");
+            break;
+        }
+        mb = std::make_unique<stepped_machine>(cfg_b, 1);
+    }
+    std::printf("booted in %.1f s wall\n", ms_since(build_t) / 1000);
+    // The /proc texts as the engine thread renders them: every 500 ms of wall time (the default options).
+    ma.options() = pcplab::sim::snapshot_options{};
+    if (mb) mb->options() = pcplab::sim::snapshot_options{};
+
+    const pcplab::sim::vtime_ns step = a.step_us * 1000;
+    for (pcplab::sim::vtime_ns t = 0; t < a.warmup_ms * 1'000'000; t += step) {
+        ma.advance(step);
+        if (mb) mb->advance(step);
+    }
+
+    // Each view its own top-level window, all shown: every one paints as it would in its own tab or dock.
+    std::vector<pcplab::ui::view*> views = pcplab::ui::make_views(nullptr);
+    for (auto* v : views) {
+        v->resize(a.width, a.height);
+        v->show();
+    }
+    app.processEvents();
+
+    // One untimed frame first: layouts, fonts and the model view's text are built once per run, not per frame.
+    {
+        ma.advance(step);
+        if (mb) mb->advance(step);
+        const pcplab::ui::frame fr = pcplab::test::make_frame(ma, mb.get());
+        for (auto* v : views) v->show_frame(fr);
+        app.processEvents();
+        app.processEvents();
+    }
+
+    std::map<QString, stats> per_view, per_view_cpu;
+    stats all, all_cpu, snap, hist, frame_total, frame_cpu;
+    for (int f = 0; f < a.frames; ++f) {
+        // The engine side (not the UI's cost, reported apart): run, build the snapshot, append to history.
+        ma.engine().run_until(ma.engine().now() + step);
+        if (mb) mb->engine().run_until(mb->engine().now() + step);
+        double build_a = 0, append_a = 0, build_b = 0, append_b = 0;
+        ma.publish(&build_a, &append_a);
+        if (mb) mb->publish(&build_b, &append_b);
+        snap.ms.push_back(build_a + build_b);
+        hist.ms.push_back(append_a + append_b);
+        pcplab::ui::frame fr = pcplab::test::make_frame(ma, mb.get());
+        double total = 0, total_cpu = 0;
+        for (auto* v : views) {
+            // A frame of one view: show_frame, then the event loop runs its queued replot and paints it into
+            // the (offscreen) window, exactly what the window's timer tick costs.
+            QElapsedTimer vt;
+            vt.start();
+            const double c0 = thread_cpu_ms();
+            v->show_frame(fr);
+            app.processEvents();
+            app.processEvents(); // a replot's own update() lands in a second pass
+            const double ms = ms_since(vt), cpu = thread_cpu_ms() - c0;
+            per_view[v->view_id()].ms.push_back(ms);
+            per_view_cpu[v->view_id()].ms.push_back(cpu);
+            total += ms;
+            total_cpu += cpu;
+        }
+        all.ms.push_back(total);
+        all_cpu.ms.push_back(total_cpu);
+        frame_total.ms.push_back(total + append_a + append_b);
+        frame_cpu.ms.push_back(total_cpu + append_a + append_b);
+    }
+
+    std::printf("\n%d frames of %s, %dx%d, %ld us virtual per frame, %zu history samples, %zu holds kept\n", a.frames,
+        a.preset.c_str(), a.width, a.height, a.step_us, ma.hist().samples().size(), ma.hist().holds().size());
+    std::printf("%-10s %9s %9s %9s %9s\n", "", "wall", "wall", "cpu", "cpu");
+    std::printf("%-10s %9s %9s %9s %9s\n", "view", "mean ms", "p99 ms", "mean ms", "p99 ms");
+    auto row = [](const char* name, const stats& w, const stats& c, const char* note) {
+        std::printf("%-10s %9.2f %9.2f %9.2f %9.2f%s\n", name, w.mean(), w.p99(), c.mean(), c.p99(), note);
+    };
+    for (auto* v : views) {
+        const QByteArray id = v->view_id().toUtf8();
+        row(id.constData(), per_view[v->view_id()], per_view_cpu[v->view_id()], "");
+    }
+    row("all views", all, all_cpu, "");
+    row("history", hist, hist, "   (append of the new snapshot)");
+    row("frame", frame_total, frame_cpu, "   (history + every view; target 8 ms)");
+    row("snapshot", snap, snap, "   (engine thread's cost, not the UI's)");
+
+    if (!a.png.empty()) {
+        QDir().mkpath(QString::fromStdString(a.png));
+        for (auto* v : views) {
+            const QString path
+                = QString::fromStdString(a.png) + QStringLiteral("/") + v->view_id() + QStringLiteral(".png");
+            v->grab().save(path);
+            std::printf("saved %s\n", path.toUtf8().constData());
+        }
+    }
+    const bool ok = frame_cpu.p99() <= 8.0;
+    for (auto* v : views) delete v;
+    return ok ? 0 : 1;
+}

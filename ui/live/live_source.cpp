@@ -1,0 +1,167 @@
+// The live source over sim::lockstep_loop: commands go in as engine_commands, every publication is queued.
+#include "live/live_source.hpp"
+
+#include <utility>
+
+namespace pcplab::ui
+{
+
+namespace
+{
+sim::command_target target_of(int side)
+{
+    return side == 1 ? sim::command_target::a : side == 2 ? sim::command_target::b : sim::command_target::both;
+}
+} // namespace
+
+live_source::live_source(sim::engine_config a, std::optional<sim::engine_config> b, live_options opt, QObject* parent)
+    : frame_source(parent)
+    , m_ab(b.has_value())
+    , m_opt(std::move(opt))
+{
+    std::vector<sim::engine_config> cfgs;
+    cfgs.push_back(std::move(a));
+    if (b) cfgs.push_back(std::move(*b));
+    sim::loop_options lo;
+    lo.publish_hz = m_opt.publish_hz;
+    lo.speed = m_opt.speed;
+    lo.start_paused = m_opt.start_paused;
+    m_loop = std::make_unique<sim::lockstep_loop>(
+        std::move(cfgs), lo, [this](const std::vector<std::shared_ptr<const sim::snapshot>>& v) { on_publish(v); });
+}
+
+live_source::~live_source()
+{
+    stop();
+}
+
+// While the engines boot each reports alone; the other half keeps its previous snapshot (as ab_runner does).
+void live_source::on_publish(const std::vector<std::shared_ptr<const sim::snapshot>>& v)
+{
+    published_pair p;
+    {
+        std::lock_guard lk(m_mutex);
+        p.a = v[0] ? v[0] : m_latest.a;
+        if (m_ab) p.b = v.size() > 1 && v[1] ? v[1] : m_latest.b;
+        m_latest = p;
+        m_pending.push_back(p);
+        while (m_pending.size() > m_opt.max_pending) {
+            m_pending.pop_front();
+            ++m_dropped;
+        }
+    }
+    if (m_opt.on_publish) m_opt.on_publish(p);
+}
+
+std::shared_ptr<const sim::snapshot> live_source::latest_a() const
+{
+    std::lock_guard lk(m_mutex);
+    return m_latest.a;
+}
+
+std::shared_ptr<const sim::snapshot> live_source::latest_b() const
+{
+    std::lock_guard lk(m_mutex);
+    return m_latest.b;
+}
+
+std::vector<published_pair> live_source::take_published()
+{
+    std::deque<published_pair> taken;
+    {
+        std::lock_guard lk(m_mutex);
+        taken.swap(m_pending);
+    }
+    return {std::make_move_iterator(taken.begin()), std::make_move_iterator(taken.end())};
+}
+
+std::uint64_t live_source::publications_dropped() const
+{
+    std::lock_guard lk(m_mutex);
+    return m_dropped;
+}
+
+std::uint64_t live_source::post(sim::engine_command c, int side)
+{
+    c.target = target_of(side);
+    m_last_command = m_loop->post(std::move(c));
+    return m_last_command;
+}
+
+void live_source::pause()
+{
+    post(sim::make_pause());
+}
+
+void live_source::resume()
+{
+    post(sim::make_resume());
+}
+
+void live_source::step()
+{
+    post(sim::make_step_quantum());
+}
+
+std::uint64_t live_source::step_action()
+{
+    return post(sim::make_step_action());
+}
+
+std::uint64_t live_source::pause_at(sim::vtime_ns t_ns)
+{
+    sim::engine_command c = sim::make_pause();
+    c.at = t_ns;
+    return post(std::move(c));
+}
+
+void live_source::set_speed(double vns_per_wall_s)
+{
+    post(sim::make_set_speed(vns_per_wall_s));
+}
+
+bool live_source::set_patch(int side, const std::string& name, bool on)
+{
+    if (side == 2 && !m_ab) return false;
+    post(sim::make_set_patch(name, on), side);
+    return true;
+}
+
+bool live_source::set_sysctl(int side, const std::string& name, long value)
+{
+    if (side == 2 && !m_ab) return false;
+    post(sim::make_set_sysctl(name, value), side);
+    return true;
+}
+
+bool live_source::set_workload(const std::string& name)
+{
+    post(sim::make_set_workload(name));
+    return true;
+}
+
+bool live_source::set_intensity(double x)
+{
+    post(sim::make_set_intensity(x));
+    return true;
+}
+
+bool live_source::reboot()
+{
+    post(sim::make_reboot());
+    return true;
+}
+
+bool live_source::reboot_with(const sim::engine_config& a, const sim::engine_config* b)
+{
+    if (m_ab || b) return false;
+    post(sim::make_reboot(std::make_shared<const sim::engine_config>(a)));
+    return true;
+}
+
+void live_source::stop()
+{
+    if (m_loop) m_loop->stop();
+}
+
+} // namespace pcplab::ui

@@ -1,0 +1,69 @@
+// Batch and high over time: per zone (every populated zone of the selected type, one stacked plot each) the
+// zone's batch and high as step plots, high_min/high_max on v6.7+, the band of the per-CPU auto-tuned high
+// over all CPUs, and event markers (limit changes, per-CPU high changes, deferred init done, reclaim, switch
+// flips) whose cause shows on hover. A/B: both machines overlaid, A and B told apart by colour.
+#pragma once
+
+#include "views/series.hpp"
+#include "views/view.hpp"
+
+#include <map>
+#include <memory>
+#include <vector>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPGraph;
+class QCPItemText;
+
+namespace pcplab::ui
+{
+
+class time_follow;
+
+class limits_view : public view
+{
+    Q_OBJECT
+public:
+    explicit limits_view(QWidget* parent = nullptr);
+    ~limits_view() override;
+    QString view_id() const override { return QStringLiteral("limits"); }
+    QString title() const override { return tr("Batch and high"); }
+    void show_frame(const frame& f) override;
+    void reset() override;
+    QSize sizeHint() const override { return {720, 420}; }
+
+    // The cause text of the marker nearest to `pos` (within a few pixels), empty when none; for the tests.
+    QString marker_tooltip_at(const QPoint& pos) const;
+    int zone_plots() const { return static_cast<int>(m_zones.size()); }
+    QString zone_note(int i) const; // the "at boot" note of zone plot i
+    // Pixel position of the first limit-change marker of zone plot i (side A), or (-1, -1); for the tests.
+    QPoint first_limit_marker(int i) const;
+
+public slots:
+    void seek_to(qint64 t_ns) override;
+
+protected:
+    void changeEvent(QEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    bool eventFilter(QObject* o, QEvent* e) override;
+
+private:
+    struct zone_plot;
+    void rebuild_layout(const frame& f);
+    void feed(const frame& f, int side);
+    void restyle();
+    QString layout_key(const frame& f) const;
+
+    QCustomPlot* m_plot;
+    time_follow* m_follow;
+    std::vector<std::unique_ptr<zone_plot>> m_zones;
+    QString m_layout;
+    bool m_tuned = false; // v6.7+: high_min/high_max are limits of their own
+    std::shared_ptr<const sim::snapshot> m_a, m_b;
+    frame m_pending; // the newest frame received while hidden
+    sample_cursor m_samples[2];
+    entry_cursor m_events[2];
+};
+
+} // namespace pcplab::ui

@@ -1,0 +1,326 @@
+// Per-CPU list depths, painted with QPainter: a few hundred rectangles per frame, no widgets per CPU.
+#include "views/pcp_view.hpp"
+
+#include "views/view_style.hpp"
+
+#include "mm/mm_types.hpp"
+
+#include <QHelpEvent>
+#include <QPainter>
+#include <QToolTip>
+
+#include <algorithm>
+#include <map>
+
+namespace pcplab::ui
+{
+
+namespace
+{
+
+// CPUs of each node in CPU order (node -> cpus); a CPU without a node entry counts as node 0.
+std::map<int, std::vector<int>> cpus_by_node(const sim::snapshot& s)
+{
+    std::map<int, std::vector<int>> out;
+    for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
+        const int n = cpu < static_cast<int>(s.cpu_node.size()) ? s.cpu_node[static_cast<std::size_t>(cpu)] : 0;
+        out[n].push_back(cpu);
+    }
+    return out;
+}
+
+bool has_pagesets(const sim::snapshot& s, int zi)
+{
+    return zi >= 0 && s.nr_cpus > 0
+        && s.pcp.size() >= static_cast<std::size_t>(zi + 1) * static_cast<std::size_t>(s.nr_cpus);
+}
+
+// The largest of count and high over the zone's CPUs: the common bar scale.
+int zone_scale(const sim::snapshot& s, int zi)
+{
+    int m = 1;
+    if (!has_pagesets(s, zi)) return m;
+    for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
+        const sim::pcp_sample& p = s.pageset(static_cast<std::size_t>(zi), cpu);
+        m = std::max({m, p.count, p.high});
+    }
+    return m;
+}
+
+QColor fill_for(const sim::pcp_sample& p, int node, const QPalette& pal)
+{
+    return (p.high > 0 && p.count > p.high) ? warn_color(pal) : node_color(node, pal);
+}
+
+} // namespace
+
+pcp_view::pcp_view(QWidget* parent)
+    : view(parent)
+{
+    setAttribute(Qt::WA_OpaquePaintEvent);
+    setMouseTracking(true);
+}
+
+void pcp_view::reset()
+{
+    m_a.reset();
+    m_b.reset();
+    m_cells.clear();
+    update();
+}
+
+void pcp_view::show_frame(const frame& f)
+{
+    const bool same = f.a == m_a && f.b == m_b && f.selected_node == m_node && f.selected_zone == m_zone;
+    if (same) return; // snapshots are immutable: the same pointer is the same picture
+    m_a = f.a;
+    m_b = f.b;
+    m_node = f.selected_node;
+    m_zone = f.selected_zone;
+    update();
+}
+
+void pcp_view::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    const QPalette& pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Window));
+    m_cells.clear();
+    if (!m_a) {
+        draw_message(p, rect(), tr("Waiting for the first snapshot"), pal);
+        return;
+    }
+    const int margin = fontMetrics().height() / 2;
+    const QRect area = rect().adjusted(margin, margin / 2, -margin, -margin / 2);
+    if (!m_b) {
+        paint_side(p, area, *m_a, 0, 0);
+        return;
+    }
+    // A/B: one scale for both, so equal bars mean equal depths.
+    const int scale = std::max(zone_scale(*m_a, selected_zone_index(*m_a, m_node, m_zone)),
+        zone_scale(*m_b, selected_zone_index(*m_b, m_node, m_zone)));
+    const bool beside = area.width() >= area.height();
+    QRect ra = area, rb = area;
+    if (beside) {
+        ra.setRight(area.center().x() - margin / 2);
+        rb.setLeft(area.center().x() + margin / 2);
+    } else {
+        ra.setBottom(area.center().y() - margin / 2);
+        rb.setTop(area.center().y() + margin / 2);
+    }
+    paint_side(p, ra, *m_a, 0, scale);
+    paint_side(p, rb, *m_b, 1, scale);
+    p.setPen(faint_color(pal));
+    if (beside)
+        p.drawLine(area.center().x(), area.top(), area.center().x(), area.bottom());
+    else
+        p.drawLine(area.left(), area.center().y(), area.right(), area.center().y());
+}
+
+void pcp_view::paint_side(QPainter& p, const QRect& area, const sim::snapshot& s, int side, int scale_max)
+{
+    const QPalette& pal = palette();
+    const QFontMetrics fm = fontMetrics();
+    const int zi = selected_zone_index(s, m_node, m_zone);
+    if (!has_pagesets(s, zi)) {
+        draw_message(p, area, tr("No pagesets yet (%1)").arg(QString::fromLatin1(sim::run_state_name(s.state))), pal);
+        return;
+    }
+    const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zi)];
+    QString head = (m_b ? (side == 0 ? QStringLiteral("A  ") : QStringLiteral("B  ")) : QString())
+        + zone_label(z.node, z.zone) + tr(" — batch %1, high %2").arg(z.batch).arg(z.high);
+    if (s.era.at_least(6, 7)) head += tr(" (high_min %1, high_max %2)").arg(z.high_min).arg(z.high_max);
+    head += tr(" · %1 pages on PCP lists").arg(compact(static_cast<double>(z.pcp_pages)));
+    p.setPen(m_b ? side_color(side, pal) : text_color(pal));
+    const QRect head_r(area.left(), area.top(), area.width(), fm.height());
+    p.drawText(head_r, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(head, Qt::ElideRight, area.width()));
+
+    const QRect body = area.adjusted(0, fm.height() + fm.height() / 3, 0, 0);
+    // Bars need room for a 1-px gap and a readable width; otherwise the grid of gauges.
+    const int nodes = static_cast<int>(cpus_by_node(s).size());
+    const int per_bar = (body.width() - nodes * 6) / std::max(1, s.nr_cpus);
+    m_grid = per_bar < 7 || s.nr_cpus > 96;
+    if (m_grid)
+        paint_grid(p, body, s, zi, side);
+    else
+        paint_bars(p, body, s, zi, side, scale_max > 0 ? scale_max : zone_scale(s, zi));
+}
+
+void pcp_view::paint_bars(QPainter& p, const QRect& body, const sim::snapshot& s, int zi, int side, int scale_max)
+{
+    const QPalette& pal = palette();
+    const QFontMetrics fm = fontMetrics();
+    const auto groups = cpus_by_node(s);
+    const int gap = 6;
+    const int n = s.nr_cpus;
+    const int label_h = fm.height();
+    const int legend_h = fm.height();
+    const int axis_w = fm.horizontalAdvance(QStringLiteral("00000"));
+    // Under the bars: CPU numbers, the node bracket and its label, then the legend.
+    const QRect plot(
+        body.left() + axis_w, body.top() + label_h, body.width() - axis_w, body.height() - 3 * label_h - legend_h - 10);
+    if (plot.height() < 10) return;
+    // Bars no wider than 64 px: 4 CPUs should look like bars, not walls.
+    const int col_w = std::clamp((plot.width() - gap * (static_cast<int>(groups.size()) - 1)) / std::max(1, n), 3, 64);
+    const int bar_w = std::max(2, col_w - std::max(1, col_w / 6));
+    // The bars are centred when capped: the used width, and where it starts.
+    const int used = n * col_w + gap * (static_cast<int>(groups.size()) - 1);
+    const int x_start = plot.left() + std::max(0, (plot.width() - used) / 2);
+    auto y_of
+        = [&](int v) { return plot.bottom() - static_cast<int>(static_cast<double>(v) / scale_max * plot.height()); };
+
+    // Y axis: 0 and the scale maximum, with light grid lines at quarters.
+    p.setPen(faint_color(pal));
+    for (int q = 0; q <= 4; ++q) {
+        const int y = plot.bottom() - plot.height() * q / 4;
+        p.drawLine(x_start - 4, y, x_start + used + 4, y);
+    }
+    p.setPen(text_color(pal));
+    const int axis_x = x_start - 8 - axis_w;
+    p.drawText(QRect(axis_x, plot.top() - label_h / 2, axis_w, label_h), Qt::AlignRight | Qt::AlignVCenter,
+        compact(scale_max));
+    p.drawText(QRect(axis_x, plot.bottom() - label_h / 2, axis_w, label_h), Qt::AlignRight | Qt::AlignVCenter,
+        QStringLiteral("0"));
+
+    const bool cpu_labels = col_w >= fm.horizontalAdvance(QStringLiteral("000"));
+    const bool count_labels = col_w >= fm.horizontalAdvance(QStringLiteral("0000"));
+    QColor batch_pen = text_color(pal);
+    int x = x_start;
+    for (const auto& [node, cpus] : groups) {
+        const int gx0 = x;
+        for (int cpu : cpus) {
+            const sim::pcp_sample& ps = s.pageset(static_cast<std::size_t>(zi), cpu);
+            const QRect col(x, plot.top(), bar_w, plot.height());
+            // The box up to high (empty part of the list), the bar up to count.
+            const int yh = y_of(ps.high);
+            p.fillRect(QRect(x, yh, bar_w, plot.bottom() - yh + 1), panel_color(pal));
+            const int yc = y_of(std::min(ps.count, scale_max));
+            p.fillRect(QRect(x, yc, bar_w, plot.bottom() - yc + 1), fill_for(ps, node, pal));
+            p.setPen(QPen(text_color(pal), 1));
+            p.drawLine(x, yh, x + bar_w - 1, yh); // high: the top of the box
+            // batch: a dashed mark across the bar
+            const int yb = y_of(ps.batch);
+            p.setPen(QPen(batch_pen, 2, Qt::DotLine));
+            p.drawLine(x, yb, x + bar_w - 1, yb);
+            if (count_labels) {
+                p.setPen(text_color(pal));
+                p.drawText(QRect(x - 4, yc - label_h, bar_w + 8, label_h), Qt::AlignHCenter | Qt::AlignBottom,
+                    QString::number(ps.count));
+            }
+            if (cpu_labels) {
+                p.setPen(text_color(pal));
+                p.drawText(QRect(x - 4, plot.bottom() + 2, bar_w + 8, label_h), Qt::AlignHCenter | Qt::AlignTop,
+                    QString::number(cpu));
+            }
+            m_cells.push_back({col, side, cpu});
+            x += col_w;
+        }
+        // Node bracket under its CPUs.
+        const int gx1 = x - (col_w - bar_w);
+        const int yb = plot.bottom() + label_h + 4;
+        p.setPen(QPen(node_color(node, pal), 2));
+        p.drawLine(gx0, yb, gx1, yb);
+        p.setPen(text_color(pal));
+        p.drawText(QRect(gx0, yb + 1, gx1 - gx0, label_h), Qt::AlignHCenter | Qt::AlignTop, tr("node %1").arg(node));
+        x += gap;
+    }
+    p.setPen(text_color(pal));
+    p.drawText(QRect(body.left(), body.bottom() - legend_h, body.width(), legend_h), Qt::AlignLeft | Qt::AlignVCenter,
+        tr("bar = pcp->count, box top = pcp->high, dotted = pcp->batch (pages; red = over high)"));
+}
+
+void pcp_view::paint_grid(QPainter& p, const QRect& body, const sim::snapshot& s, int zi, int side)
+{
+    const QPalette& pal = palette();
+    const QFontMetrics fm = fontMetrics();
+    const auto groups = cpus_by_node(s);
+    const int legend_h = fm.height();
+    const int label_w = fm.horizontalAdvance(QStringLiteral("cpu 0000 "));
+    const QRect grid(body.left() + label_w, body.top(), body.width() - label_w, body.height() - legend_h - 2);
+    // The largest square cell that fits every node's CPUs in rows of the grid width (one gap row per node).
+    int cell = 4;
+    for (int c = 48; c >= 4; --c) {
+        const int per_row = std::max(1, grid.width() / c);
+        int rows = 0;
+        for (const auto& g : groups) rows += (static_cast<int>(g.second.size()) + per_row - 1) / per_row;
+        const int need = rows * c + (static_cast<int>(groups.size()) - 1) * (c / 3 + 2);
+        if (need <= grid.height()) {
+            cell = c;
+            break;
+        }
+    }
+    const int per_row = std::max(1, grid.width() / cell);
+    const int inner = std::max(1, cell - (cell >= 8 ? 2 : 1));
+    int y = grid.top();
+    for (const auto& [node, cpus] : groups) {
+        p.setPen(node_color(node, pal));
+        p.drawText(QRect(body.left(), y, label_w - 4, std::max(cell, fm.height())), Qt::AlignLeft | Qt::AlignTop,
+            tr("node %1").arg(node));
+        // The first CPU of every further row, so that a cell can be found without hovering.
+        if (cell >= fm.height()) {
+            p.setPen(text_color(pal));
+            for (std::size_t row = 1; row * static_cast<std::size_t>(per_row) < cpus.size(); ++row)
+                p.drawText(QRect(body.left(), y + static_cast<int>(row) * cell, label_w - 4, cell),
+                    Qt::AlignLeft | Qt::AlignTop, tr("cpu %1").arg(cpus[row * static_cast<std::size_t>(per_row)]));
+        }
+        for (std::size_t i = 0; i < cpus.size(); ++i) {
+            const int cpu = cpus[i];
+            const int cx = grid.left() + static_cast<int>(i % static_cast<std::size_t>(per_row)) * cell;
+            const int cy = y + static_cast<int>(i / static_cast<std::size_t>(per_row)) * cell;
+            const QRect r(cx, cy, inner, inner);
+            const sim::pcp_sample& ps = s.pageset(static_cast<std::size_t>(zi), cpu);
+            p.fillRect(r, panel_color(pal));
+            // Gauge: filled from the bottom by count/high (full and red when over high).
+            const double frac
+                = ps.high > 0 ? std::min(1.0, static_cast<double>(ps.count) / ps.high) : (ps.count ? 1 : 0);
+            const int fh = static_cast<int>(frac * inner + 0.5);
+            if (fh > 0) p.fillRect(QRect(r.left(), r.bottom() - fh + 1, inner, fh), fill_for(ps, node, pal));
+            if (inner >= 8 && ps.high > 0) {
+                // batch as a tick on both edges, so the fill can be read against it
+                const int yb
+                    = r.bottom() - static_cast<int>(std::min(1.0, static_cast<double>(ps.batch) / ps.high) * inner);
+                p.setPen(QPen(text_color(pal), 1));
+                p.drawLine(r.left(), yb, r.left() + inner / 4, yb);
+                p.drawLine(r.right() - inner / 4, yb, r.right(), yb);
+            }
+            m_cells.push_back({r, side, cpu});
+        }
+        const int rows = (static_cast<int>(cpus.size()) + per_row - 1) / per_row;
+        y += rows * cell + cell / 3 + 2;
+    }
+    p.setPen(text_color(pal));
+    p.drawText(QRect(body.left(), body.bottom() - legend_h, body.width(), legend_h), Qt::AlignLeft | Qt::AlignVCenter,
+        fm.elidedText(tr("one cell per CPU: fill = count / high (red = over high), ticks = batch; hover for numbers"),
+            Qt::ElideRight, body.width()));
+}
+
+pcp_view::hit pcp_view::hit_at(const QPoint& pos) const
+{
+    for (const cell& c : m_cells)
+        if (c.r.contains(pos)) return {c.side, c.cpu};
+    return {};
+}
+
+QString pcp_view::tooltip_at(const QPoint& pos) const
+{
+    const hit h = hit_at(pos);
+    const sim::snapshot* s = h.cpu >= 0 ? side_snapshot(h.side) : nullptr;
+    if (!s) return {};
+    const int zi = selected_zone_index(*s, m_node, m_zone);
+    if (!has_pagesets(*s, zi) || h.cpu >= s->nr_cpus) return {};
+    const sim::pcp_sample& ps = s->pageset(static_cast<std::size_t>(zi), h.cpu);
+    const sim::zone_snapshot& z = s->zones[static_cast<std::size_t>(zi)];
+    const int node = h.cpu < static_cast<int>(s->cpu_node.size()) ? s->cpu_node[static_cast<std::size_t>(h.cpu)] : 0;
+    QString t = QStringLiteral("<b>%1CPU %2</b> (node %3), %4<br>count %5<br>high %6<br>batch %7")
+                    .arg(m_b ? (h.side == 0 ? QStringLiteral("A: ") : QStringLiteral("B: ")) : QString())
+                    .arg(h.cpu)
+                    .arg(node)
+                    .arg(zone_label(z.node, z.zone))
+                    .arg(ps.count)
+                    .arg(ps.high)
+                    .arg(ps.batch);
+    if (s->era.at_least(6, 7)) t += QStringLiteral("<br>zone high_min %1, high_max %2").arg(z.high_min).arg(z.high_max);
+    return t;
+}
+
+} // namespace pcplab::ui

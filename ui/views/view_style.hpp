@@ -1,0 +1,46 @@
+// What every view shares: colours derived from the palette (so dark and light themes both read well), the
+// colour of a NUMA node, the A/B series colours, number formatting, and finding the zone the user selected.
+#pragma once
+
+#include "views/view.hpp"
+
+#include <QColor>
+#include <QPalette>
+#include <QString>
+
+#include <cstdint>
+
+class QPainter;
+
+namespace pcplab::ui
+{
+
+// True when the window background is dark (text drawn light): views pick contrasting fills from it.
+bool is_dark(const QPalette& p);
+// A distinct, readable hue per NUMA node (cycles after 8), adjusted for the theme.
+QColor node_color(int node, const QPalette& p);
+// The A and B series colours of the A/B overlays.
+QColor side_color(int side, const QPalette& p);
+// A categorical colour for series i (callers, orders, migratetypes), adjusted for the theme.
+QColor series_color(int i, const QPalette& p);
+// Text and grid colours.
+QColor text_color(const QPalette& p);
+QColor faint_color(const QPalette& p); // grid lines, lane backgrounds
+QColor panel_color(const QPalette& p); // the empty part of a gauge: a shade lighter than faint_color
+QColor warn_color(const QPalette& p); // thresholds, "over" markers
+
+// "12.3 k", "4.1 M": compact counts for labels.
+QString compact(double v);
+// Nanoseconds as "850 ns", "12.4 us", "3.2 ms", "1.50 s".
+QString format_ns(double ns);
+// "Normal", "DMA32" ... and "node 1 Normal".
+QString zone_label(int node, int zone);
+
+// Index into s.zones of the frame's selected (node, zone); the first zone of that node with the same type, then
+// the first Normal zone, then 0. -1 when the snapshot has no zones.
+int selected_zone_index(const sim::snapshot& s, int node, int zone);
+
+// Draws a centred, faint message (empty states: "waiting for the first snapshot", "holds not kept").
+void draw_message(QPainter& p, const QRect& r, const QString& text, const QPalette& pal);
+
+} // namespace pcplab::ui

@@ -1,0 +1,70 @@
+// `pcplab` command line: what the window starts with, and the screenshot mode.
+//
+//   pcplab [--preset P] [--era E] [--patch NAME=on|off]... [--ab] [--patch-b NAME=on|off]... [--workload W]
+//          [--seed N] [--speed X] [--theme dark|light] [--presenter] [--view NAME]
+//          [--screenshot FILE [--run-for 5s] [--timeout 120s] [--size 1600x1000]]
+//   pcplab --help | --version
+//
+// Parsed before QApplication exists (so --help and bad flags need no display). Options Qt itself takes (one
+// dash: -platform offscreen, -style fusion, ...) are passed over.
+#pragma once
+
+#include "window/theme.hpp"
+
+#include "sim/machine_config.hpp"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace pcplab::ui
+{
+
+// What the window starts with; unset fields come from the saved settings, then the defaults.
+struct window_options {
+    std::optional<std::string> preset, era, workload;
+    std::optional<std::uint64_t> seed;
+    std::vector<sim::switch_setting> patches; // A (and the single machine)
+    std::vector<sim::switch_setting> patches_b; // B only; --ab without them: B flips one switch (see run_setup)
+    bool ab = false;
+    std::optional<double> speed; // virtual ns per wall second, 0 = as fast as possible
+    std::optional<theme_kind> theme;
+    bool presenter = false;
+    QString view; // focus this view
+    // Where settings are read and written: empty = the user's (QSettings "pcplab"/"pcplab"); tests pass a file.
+    QString settings_file;
+    bool use_settings = true; // false: neither read nor write (screenshots are reproducible)
+};
+
+enum class cli_action { run, screenshot, help, version };
+
+struct command_line {
+    cli_action action = cli_action::run;
+    window_options win;
+    QString screenshot_file;
+    std::uint64_t run_for_ns = 2'000'000'000; // virtual time before the screenshot
+    std::chrono::milliseconds timeout{180'000}; // wall-clock limit on reaching run_for
+    QSize size{1600, 1000};
+};
+
+// The views a --view can name (the view contract's ids).
+QStringList known_view_ids();
+
+// The parsed command line, or a one-line error that names the flag ("--run-for: '5x' is not a duration ...").
+// args excludes the program name.
+std::variant<command_line, std::string> parse_command_line(const QStringList& args);
+
+// "10s", "250ms", "5us", "100ns", "1.5s", a bare number is seconds; nullopt unless > 0.
+std::optional<std::uint64_t> parse_duration(const QString& text);
+
+QString usage_text();
+QString version_text(); // "pcplab 0.1.0"
+
+} // namespace pcplab::ui

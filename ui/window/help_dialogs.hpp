@@ -1,0 +1,21 @@
+// The Help menu's windows: the five seeds (from core/sim/seed_reference, the published numbers the simulation is
+// checked against), a lesson rendered from its Markdown, the keyboard shortcuts, and About. All are modeless so
+// the machine keeps running behind them.
+#pragma once
+
+#include <QString>
+
+class QWidget;
+
+namespace pcplab::ui
+{
+
+QString seeds_html(); // what each seed changed, on which machine and benchmark, and its published figures
+QString about_html();
+
+void show_seeds(QWidget* parent);
+// A lesson file; when it does not exist, the lessons folder and what it holds.
+void show_lesson(QWidget* parent, const QString& path, int seed = -1);
+void show_text(QWidget* parent, const QString& title, const QString& html, const QString& object_name);
+
+} // namespace pcplab::ui

@@ -1,0 +1,58 @@
+// Finding the lesson files; the lesson panel itself belongs to the lessons issue.
+#include "window/lessons.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QTextStream>
+
+namespace pcplab::ui
+{
+
+QString lessons_dir()
+{
+    const QByteArray env = qgetenv("PCPLAB_LESSONS");
+    if (!env.isEmpty()) return QString::fromLocal8Bit(env);
+    const QByteArray res = qgetenv("PCPLAB_RESOURCES");
+    const QString resources = res.isEmpty() ? QStringLiteral(PCPLAB_RESOURCE_DIR) : QString::fromLocal8Bit(res);
+    return QDir::cleanPath(resources + QStringLiteral("/../lessons"));
+}
+
+QStringList lesson_files(const QString& dir)
+{
+    QStringList out;
+    const QDir d(dir);
+    for (const QString& name : d.entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name))
+        if (name.compare(QLatin1String("README.md"), Qt::CaseInsensitive) != 0) out << d.filePath(name);
+    return out;
+}
+
+QString lesson_for_seed(int seed, const QString& dir)
+{
+    const QString id = QStringLiteral("%1").arg(seed, 3, 10, QLatin1Char('0'));
+    const QRegularExpression names_seed(QStringLiteral("(^|[^0-9])seed[-_ ]?0*%1([^0-9]|$)|^%2[-_]").arg(seed).arg(id),
+        QRegularExpression::CaseInsensitiveOption);
+    const QRegularExpression numbered(QStringLiteral("^0*%1[-_]").arg(seed + 3));
+    const QStringList files = lesson_files(dir);
+    for (const QString& f : files)
+        if (names_seed.match(QFileInfo(f).completeBaseName()).hasMatch()) return f;
+    for (const QString& f : files)
+        if (numbered.match(QFileInfo(f).completeBaseName()).hasMatch()) return f;
+    return {};
+}
+
+QString lesson_title(const QString& path)
+{
+    QFile f(path);
+    if (f.open(QIODevice::ReadOnly | QIODevice::Text)) {
+        QTextStream in(&f);
+        for (int i = 0; i < 40 && !in.atEnd(); ++i) {
+            const QString line = in.readLine().trimmed();
+            if (line.startsWith(QLatin1Char('#'))) return line.section(QLatin1Char(' '), 1).trimmed();
+        }
+    }
+    return QFileInfo(path).completeBaseName();
+}
+
+} // namespace pcplab::ui

@@ -1,0 +1,126 @@
+// The live window: the views (view_area) fed by a frame_pump from a live source, the controls dock, the key
+// figures dock (A/B deltas), menus with a shortcut for every switch and run control, themes, presenter mode and
+// remembered layout. Every control acts on the running machine: switches, sysctls, intensity, workload and run
+// control are engine commands; a preset, era or seed change reboots with a new engine configuration; A/B on or
+// off starts a new pair (the old engines are stopped on a helper thread, so the window never waits for them).
+#pragma once
+
+#include "live/frame_source.hpp"
+#include "live/run_setup.hpp"
+#include "window/command_line.hpp"
+#include "window/theme.hpp"
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+
+#include <atomic>
+#include <memory>
+#include <thread>
+#include <vector>
+
+class QAction;
+class QDockWidget;
+class QLabel;
+class QSettings;
+
+namespace pcplab::ui
+{
+
+class controls_panel;
+class delta_panel;
+class frame_pump;
+class view_area;
+
+class main_window : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit main_window(const window_options& opt = {}, QWidget* parent = nullptr);
+    ~main_window() override; // stops the engines and joins every thread the window started
+
+    frame_source* source() const { return m_source.get(); }
+    frame_pump* pump() const { return m_pump; }
+    view_area* views() const { return m_views; }
+    controls_panel* controls() const { return m_controls; }
+    delta_panel* deltas() const { return m_deltas; }
+    const run_setup& setup() const { return m_setup; }
+    QString last_message() const { return m_last_message; }
+    std::size_t retiring_sources() const; // old sources still stopping
+
+    // Starts the machine of `s` (in place when the source can reboot with it). Returns "" or the error, which
+    // is also shown in the status bar; the running machine is kept on error.
+    QString apply_setup(const run_setup& s);
+    // Watch another source (a replay): the current one is stopped, the histories start again. The controls
+    // keep acting through the frame_source interface (a replay refuses the live-only commands).
+    void open_source(std::unique_ptr<frame_source> s);
+    void choose_preset(const QString& name);
+    void choose_era(const QString& era);
+    void choose_seed(quint64 seed);
+    void set_ab(bool on);
+    // A switch flip as the UI makes it: side 0 = A (or the single machine), 1 = B.
+    void flip_switch(int side, mm::patch p, bool on);
+    void set_speed(double vns_per_wall_s);
+    double speed() const { return m_speed; }
+    void play_pause();
+
+    void set_theme(theme_kind t);
+    theme_kind theme() const { return m_theme; }
+    void set_presenter(bool on);
+    bool presenter() const { return m_presenter; }
+
+protected:
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void build_menus();
+    void build_switch_actions(QMenu* menu);
+    void connect_controls();
+    void on_frame();
+    void show_message(const QString& text, int ms = 8000);
+    void fit_controls();
+    void update_title();
+    void retire(std::unique_ptr<frame_source> old);
+    void reap_retired(bool wait);
+    run_setup initial_setup(const window_options& opt);
+    void restore_settings();
+    void save_settings();
+    void step_speed(int direction);
+    void save_screenshot_dialog();
+    void open_lesson(int seed);
+
+    window_options m_opt;
+    std::unique_ptr<QSettings> m_settings; // null when settings are not used
+    run_setup m_setup;
+    resolved_setup m_resolved;
+    std::unique_ptr<frame_source> m_source;
+    struct retired {
+        std::unique_ptr<frame_source> source;
+        std::thread stopper;
+        std::shared_ptr<std::atomic<bool>> done;
+    };
+    std::vector<retired> m_retired;
+    frame_pump* m_pump = nullptr;
+    view_area* m_views = nullptr;
+    controls_panel* m_controls = nullptr;
+    delta_panel* m_deltas = nullptr;
+    QDockWidget* m_controls_dock = nullptr;
+    QDockWidget* m_deltas_dock = nullptr;
+    QLabel* m_status_state = nullptr;
+    QLabel* m_status_rate = nullptr;
+    QAction* m_presenter_action = nullptr;
+    QAction* m_dark_action = nullptr;
+    QAction* m_ab_action = nullptr;
+    double m_speed = 1e9;
+    theme_kind m_theme = theme_kind::light;
+    bool m_presenter = false;
+    bool m_was_maximized = false;
+    QFont m_base_font;
+    QString m_last_message;
+    QString m_boot_message; // shown until the machine leaves booting
+    QElapsedTimer m_clock;
+    qint64 m_boot_done_at = 0; // m_clock ms when the last boot was seen finished; -1 while booting
+    std::uint64_t m_commands_seen = 0;
+    std::uint64_t m_sync_from_generation = 0; // switch boxes follow snapshots of this generation on
+};
+
+} // namespace pcplab::ui

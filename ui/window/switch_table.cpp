@@ -1,0 +1,188 @@
+// The switch rows of the controls dock.
+#include "window/switch_table.hpp"
+
+#include "window/qt_text.hpp"
+
+#include <QCheckBox>
+#include <QEvent>
+#include <QGridLayout>
+#include <QLabel>
+
+namespace pcplab::ui
+{
+
+namespace
+{
+constexpr qint64 PENDING_MS = 3000; // a click the engine has not confirmed by then has failed
+
+QString seed_id(unsigned i)
+{
+    return QStringLiteral("%1").arg(i, 3, 10, QLatin1Char('0'));
+}
+} // namespace
+
+switch_table::switch_table(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* g = new QGridLayout(this);
+    g->setContentsMargins(0, 0, 0, 0);
+    g->setHorizontalSpacing(6);
+    g->setVerticalSpacing(2);
+    m_head_a = new QLabel(tr("on"));
+    m_head_a->setToolTip(tr("The switch on the running machine (A in A/B mode). Keys 0-4 (Ctrl+0-4 for A in A/B)."));
+    m_head_b = new QLabel(tr("B"));
+    m_head_b->setToolTip(tr("The switch on machine B (A/B mode). Keys 0-4."));
+    g->addWidget(m_head_a, 0, 1, Qt::AlignHCenter);
+    g->addWidget(m_head_b, 0, 2, Qt::AlignHCenter);
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        const auto p = static_cast<mm::patch>(i);
+        const QString name = qs(mm::patch_name(p));
+        const QString summary = qs(mm::patch_summary(p));
+        const int row = 1 + static_cast<int>(i) * 2;
+        auto* key = new QLabel(QString::number(i));
+        key->setToolTip(tr("Press %1 to flip this switch").arg(i));
+        key->setEnabled(false);
+        g->addWidget(key, row, 0, Qt::AlignTop);
+        for (int side = 0; side < 2; ++side) {
+            auto* b = new QCheckBox;
+            b->setObjectName(QStringLiteral("switch-%1-%2").arg(side == 0 ? "a" : "b", name));
+            b->setToolTip(side == 0 ? tr("Turn %1 on or off on the running machine").arg(name)
+                                    : tr("Turn %1 on or off on machine B").arg(name));
+            connect(b, &QCheckBox::clicked, this, [this, side, i](bool on) { clicked(side, i, on); });
+            m_box[side][i] = b;
+            g->addWidget(b, row, 1 + side, Qt::AlignTop | Qt::AlignHCenter);
+        }
+        m_name[i] = new QLabel;
+        m_name[i]->setTextFormat(Qt::RichText);
+        m_name[i]->setWordWrap(true); // a narrow dock wraps rather than cutting the line off
+        m_name[i]->setToolTip(summary);
+        g->addWidget(m_name[i], row, 3);
+        auto* lesson = new QLabel;
+        m_lesson[i] = lesson;
+        lesson->setToolTip(tr("Open the lesson on seed %1 (lessons/)").arg(seed_id(i)));
+        connect(lesson, &QLabel::linkActivated, this, [this, i] { emit lesson_requested(static_cast<int>(i)); });
+        g->addWidget(lesson, row, 4, Qt::AlignTop | Qt::AlignRight);
+        m_note[i] = new QLabel; // text in update_notes(), <small> so that it follows the font (presenter mode)
+        m_note[i]->setWordWrap(true);
+        m_note[i]->setTextFormat(Qt::RichText);
+        g->addWidget(m_note[i], row + 1, 3, 1, 2);
+    }
+    g->setColumnStretch(3, 1);
+    update_links();
+    set_ab(false);
+    update_notes();
+}
+
+// Rich-text links keep the colour they were laid out with: a theme change lays them out again.
+void switch_table::update_links()
+{
+    const QString colour = palette().color(QPalette::Link).name();
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
+        m_lesson[i]->setText(
+            QStringLiteral("<a href=\"lesson:%1\" style=\"color:%2\">%3</a>").arg(i).arg(colour, tr("lesson")));
+}
+
+void switch_table::changeEvent(QEvent* e)
+{
+    if (e->type() == QEvent::PaletteChange) update_links();
+    QWidget::changeEvent(e);
+}
+
+void switch_table::set_ab(bool ab)
+{
+    m_ab = ab;
+    m_head_a->setText(ab ? tr("A") : tr("on"));
+    m_head_b->setVisible(ab);
+    for (auto* b : m_box[1]) b->setVisible(ab);
+    update_notes();
+}
+
+void switch_table::set_era(const mm::kernel_version& era)
+{
+    m_era = era;
+    update_notes();
+}
+
+void switch_table::set_origins(const std::array<sim::switch_origin, mm::NR_PATCHES>& origin)
+{
+    m_origin = origin;
+    update_notes();
+}
+
+// Name, origin and, where the switch means nothing on the era in its current position, why.
+void switch_table::update_notes()
+{
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        const auto p = static_cast<mm::patch>(i);
+        const QString name = qs(mm::patch_name(p));
+        const QString summary = qs(mm::patch_summary(p));
+        QString origin = qs(sim::switch_origin_name(m_origin[i]));
+        if (m_ab && state(0, p) != state(1, p)) origin += tr("; <b>B differs</b>");
+        m_name[i]->setText(
+            QStringLiteral("<b>%1</b> %2 <small>(%3)</small>").arg(seed_id(i), name.toHtmlEscaped(), origin));
+        std::string why = mm::patch_not_applicable(p, state(0, p), m_era);
+        if (why.empty() && m_ab) why = mm::patch_not_applicable(p, state(1, p), m_era);
+        if (why.empty()) {
+            m_note[i]->setText(QStringLiteral("<small>%1</small>").arg(summary.toHtmlEscaped()));
+            m_note[i]->setToolTip(summary);
+        } else {
+            m_note[i]->setText(
+                QStringLiteral("<small>\u26a0 %1</small>")
+                    .arg(tr("means nothing on %1 (hover for why)").arg(qs(m_era.str())).toHtmlEscaped()));
+            m_note[i]->setToolTip(qs(why));
+        }
+    }
+}
+
+void switch_table::set_states(int side, const mm::patch_set& ps)
+{
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        m_box[side][i]->setChecked(ps.on[i]);
+        m_pending[side][i].active = false;
+    }
+    update_notes();
+}
+
+void switch_table::sync_from(int side, const mm::patch_set& live)
+{
+    bool changed = false;
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        pending& pd = m_pending[side][i];
+        if (pd.active && (live.on[i] == pd.value || pd.since.elapsed() > PENDING_MS)) pd.active = false;
+        if (pd.active || m_box[side][i]->isChecked() == live.on[i]) continue;
+        m_box[side][i]->setChecked(live.on[i]);
+        changed = true;
+    }
+    if (changed) update_notes();
+}
+
+bool switch_table::state(int side, mm::patch p) const
+{
+    return m_box[side][static_cast<unsigned>(p)]->isChecked();
+}
+
+QCheckBox* switch_table::box(int side, mm::patch p) const
+{
+    return m_box[side][static_cast<unsigned>(p)];
+}
+
+void switch_table::toggle(int side, mm::patch p)
+{
+    if (side == 1 && !m_ab) return;
+    QCheckBox* b = box(side, p);
+    b->setChecked(!b->isChecked());
+    clicked(side, static_cast<unsigned>(p), b->isChecked());
+}
+
+void switch_table::clicked(int side, unsigned i, bool on)
+{
+    pending& pd = m_pending[side][i];
+    pd.active = true;
+    pd.value = on;
+    pd.since.start();
+    if (side == 0) m_origin[i] = sim::switch_origin::user;
+    update_notes();
+    emit switch_toggled(side, static_cast<mm::patch>(i), on);
+}
+
+} // namespace pcplab::ui

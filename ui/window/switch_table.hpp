@@ -1,0 +1,73 @@
+// The five patch switches: a row each with its shortcut key, an A (and in A/B mode a B) check box, the name,
+// a one-line explanation, where its value came from, a warning where it means nothing on the era, and a link to
+// its lesson. The boxes follow the running engine (snapshot::patches), except for a moment after a click, until
+// the engine shows the new value.
+#pragma once
+
+#include "sim/machine_config.hpp"
+
+#include "mm/kernel_version.hpp"
+#include "mm/patch_switches.hpp"
+
+#include <QElapsedTimer>
+#include <QWidget>
+
+#include <array>
+
+class QCheckBox;
+class QLabel;
+
+namespace pcplab::ui
+{
+
+class switch_table : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit switch_table(QWidget* parent = nullptr);
+
+    void set_ab(bool ab); // shows the B column
+    bool ab() const { return m_ab; }
+    void set_era(const mm::kernel_version& era);
+    void set_origins(const std::array<sim::switch_origin, mm::NR_PATCHES>& origin);
+    // Sets the boxes of a side (0 = A or single, 1 = B) without emitting; forgets pending clicks.
+    void set_states(int side, const mm::patch_set& ps);
+    // The engine's live switches: boxes follow them, except those clicked in the last seconds whose command
+    // the engine has not shown yet.
+    void sync_from(int side, const mm::patch_set& live);
+
+    bool state(int side, mm::patch p) const;
+    QCheckBox* box(int side, mm::patch p) const;
+    // What a click does (keyboard shortcuts): flips the box and emits switch_toggled.
+    void toggle(int side, mm::patch p);
+
+signals:
+    void switch_toggled(int side, mm::patch p, bool on);
+    void lesson_requested(int seed);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    void clicked(int side, unsigned i, bool on);
+    void update_links();
+    void update_notes();
+
+    bool m_ab = false;
+    mm::kernel_version m_era;
+    std::array<sim::switch_origin, mm::NR_PATCHES> m_origin{};
+    std::array<std::array<QCheckBox*, mm::NR_PATCHES>, 2> m_box{};
+    std::array<QLabel*, mm::NR_PATCHES> m_name{};
+    std::array<QLabel*, mm::NR_PATCHES> m_note{};
+    std::array<QLabel*, mm::NR_PATCHES> m_lesson{};
+    QLabel* m_head_a = nullptr;
+    QLabel* m_head_b = nullptr;
+    struct pending {
+        bool active = false;
+        bool value = false;
+        QElapsedTimer since;
+    };
+    std::array<std::array<pending, mm::NR_PATCHES>, 2> m_pending{};
+};
+
+} // namespace pcplab::ui

@@ -1,0 +1,65 @@
+// Where the views sit in the window: the four that answer "what is happening now" (per-CPU lists, zone->lock
+// lanes, batch/high, rates) in a 2 x 2 grid of splitters, every other view as a tab below. Any view can be
+// focused to fill the area (presenter mode, `pcplab --screenshot --view NAME`) and put back.
+#pragma once
+
+#include "views/view.hpp"
+
+#include <QByteArray>
+#include <QPointer>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QSplitter;
+class QStackedWidget;
+class QTabWidget;
+
+namespace pcplab::ui
+{
+
+class view_area : public QWidget
+{
+    Q_OBJECT
+public:
+    view_area(const std::vector<view*>& views, QWidget* parent = nullptr);
+
+    static QStringList grid_ids(); // "pcp", "locks", "limits", "rates" (those that exist go in the grid)
+    const std::vector<view*>& views() const { return m_views; }
+    view* find(const QString& id) const;
+    QStringList ids() const;
+
+    // Makes the view visible: its tab becomes current (grid views are always visible unless one is focused).
+    void raise_view(const QString& id);
+    QString current_tab() const; // the id of the view whose tab is showing
+    // While a machine boots the deferred-init view is brought forward (it is the one thing moving); once the
+    // machine runs, the tab the user had comes back, unless they picked another meanwhile.
+    void show_boot(bool booting);
+    // One view fills the area; an empty or unknown id puts it back (returns false for an unknown id).
+    bool set_focus_view(const QString& id);
+    QString focus_view() const { return m_focus_id; }
+
+    QByteArray save_state() const;
+    bool restore_state(const QByteArray& state);
+
+signals:
+    void layout_changed();
+
+private:
+    void put_back();
+
+    std::vector<view*> m_views;
+    QStackedWidget* m_stack = nullptr;
+    QSplitter* m_outer = nullptr;
+    QSplitter* m_rows[2] = {nullptr, nullptr};
+    QTabWidget* m_tabs = nullptr;
+    QWidget* m_focus_page = nullptr;
+    // Where the focused view came from, to put it back in the same place.
+    QString m_focus_id;
+    QPointer<QWidget> m_home;
+    int m_home_index = -1;
+    QString m_tab_before_boot; // non-empty while the boot has the deferred-init tab forward
+};
+
+} // namespace pcplab::ui
