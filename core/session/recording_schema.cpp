@@ -140,7 +140,12 @@ sqlite_db open_recording_db(const std::string& path)
     if (page_size == 1) page_size = 65536;
     const std::uint64_t pages = (std::uint64_t(header[28]) << 24) | (header[29] << 16) | (header[30] << 8) | header[31];
     const bool count_valid = std::memcmp(header + 24, header + 92, 4) == 0; // change counter == version-valid-for
-    if (count_valid && pages * page_size > static_cast<std::uint64_t>(st.st_size))
+    // A process killed during a checkpoint leaves the file shorter than its header says while the -wal file
+    // still holds every page: only without one is a short file truncated.
+    struct stat wal {
+    };
+    const bool has_wal = ::stat((path + "-wal").c_str(), &wal) == 0 && wal.st_size > 0;
+    if (count_valid && !has_wal && pages * page_size > static_cast<std::uint64_t>(st.st_size))
         throw recording_error(path,
             "truncated recording (" + std::to_string(st.st_size) + " of " + std::to_string(pages * page_size)
                 + " bytes)");
