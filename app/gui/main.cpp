@@ -40,6 +40,10 @@ int main(int argc, char** argv)
 
     main_window w(cl.win);
     if (cl.action == cli_action::screenshot) {
+        if (!cl.win.replay.isEmpty() && !(w.source() && w.source()->is_replay())) {
+            std::fprintf(stderr, "pcplab: --replay %s\n", w.last_message().toLocal8Bit().constData());
+            return 1;
+        }
         screenshot_request r;
         r.file = cl.screenshot_file;
         r.run_for_ns = cl.run_for_ns;

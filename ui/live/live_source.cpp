@@ -26,6 +26,7 @@ live_source::live_source(sim::engine_config a, std::optional<sim::engine_config>
     lo.publish_hz = m_opt.publish_hz;
     lo.speed = m_opt.speed;
     lo.start_paused = m_opt.start_paused;
+    lo.make_load = m_opt.make_load;
     m_loop = std::make_unique<sim::lockstep_loop>(
         std::move(cfgs), lo, [this](const std::vector<std::shared_ptr<const sim::snapshot>>& v) { on_publish(v); });
 }

@@ -25,6 +25,8 @@ struct live_options {
     std::size_t max_pending = 4096; // publications kept for take_published(); older ones are dropped
     // Called on an engine thread with every publication (a recorder); keep it short, never block in it.
     std::function<void(const published_pair&)> on_publish;
+    // A workload of one's own (a lesson step's, with its tunables); empty = each configuration's by name.
+    sim::workload_factory make_load;
 };
 
 class live_source : public frame_source

@@ -56,6 +56,7 @@ QString limits_view::layout_key(const frame& f) const
 void limits_view::rebuild_layout(const frame& f)
 {
     m_zones.clear();
+    m_legend = nullptr;
     clear_plot(m_plot);
     m_samples[0].reset();
     m_samples[1].reset();
@@ -73,7 +74,7 @@ void limits_view::rebuild_layout(const frame& f)
     auto* row = new QCPLayoutGrid;
     m_plot->plotLayout()->addElement(0, 0, row);
     m_plot->plotLayout()->setRowStretchFactor(0, 0.001);
-    auto* legend = new QCPLegend;
+    auto* legend = m_legend = new QCPLegend;
     row->addElement(0, 0, legend);
     row->addElement(0, 1, new QCPLayoutElement(m_plot));
     row->setColumnStretchFactor(0, 0.001);
@@ -148,6 +149,7 @@ void limits_view::rebuild_layout(const frame& f)
         }
         m_zones.push_back(std::move(zp));
     }
+    fit_legend_columns(legend, m_plot->width() - 20);
     m_follow->attach_axes();
     restyle();
 }
@@ -233,6 +235,7 @@ void limits_view::reset()
     m_pending = frame{};
     m_layout.clear();
     m_zones.clear();
+    m_legend = nullptr;
     clear_plot(m_plot);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -339,6 +342,7 @@ QPoint limits_view::first_limit_marker(int i) const
 
 bool limits_view::eventFilter(QObject* o, QEvent* e)
 {
+    if (o == m_plot && e->type() == QEvent::Resize && m_legend) fit_legend_columns(m_legend, m_plot->width() - 20);
     if (o == m_plot && e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const QString t = marker_tooltip_at(he->pos());

@@ -15,6 +15,7 @@ class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
 class QCPItemText;
+class QCPLegend;
 
 namespace pcplab::ui
 {
@@ -62,6 +63,7 @@ private:
     bool m_tuned = false; // v6.7+: high_min/high_max are limits of their own
     std::shared_ptr<const sim::snapshot> m_a, m_b;
     frame m_pending; // the newest frame received while hidden
+    QCPLegend* m_legend = nullptr; // owned by the plot's layout
     sample_cursor m_samples[2];
     entry_cursor m_events[2];
 };

@@ -5,6 +5,8 @@
 
 #include <qcustomplot.h>
 
+#include <algorithm>
+
 namespace pcplab::ui
 {
 
@@ -75,6 +77,25 @@ void clear_plot(QCustomPlot* plot)
     plot->clearPlottables();
     plot->plotLayout()->clear();
     plot->plotLayout()->simplify();
+}
+
+void fit_legend_columns(QCPLegend* legend, int width)
+{
+    // Measured here: an item's own size hint is not up to date before the legend is laid out once.
+    const QFontMetrics fm(legend->font());
+    int widest = 1;
+    for (int i = 0; i < legend->itemCount(); ++i) {
+        auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)); // null: an empty cell of the grid
+        if (!item) continue;
+        const QString text = item->plottable()->name();
+        const QMargins m = item->margins();
+        widest = std::max(widest,
+            fm.horizontalAdvance(text) + legend->iconSize().width() + legend->iconTextPadding() + m.left() + m.right());
+    }
+    const int columns = std::max(1, (width + legend->columnSpacing()) / (widest + legend->columnSpacing()));
+    if (columns == legend->wrap()) return;
+    legend->setWrap(columns);
+    legend->setFillOrder(legend->fillOrder(), true); // re-lays the items out with the new wrap
 }
 
 time_follow::time_follow(QCustomPlot* plot)

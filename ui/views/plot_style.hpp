@@ -20,6 +20,8 @@ void style_plot(QCustomPlot* plot, const QPalette& pal);
 QCPAxisRect* add_stacked_rect(QCustomPlot* plot);
 // Removes every axis rect, graph and item (a layout change: different zones).
 void clear_plot(QCustomPlot* plot);
+// As many legend columns (filled row by row) as fit in `width` pixels, at least one.
+void fit_legend_columns(QCPLegend* legend, int width);
 
 // The x range of every axis rect of a plot, in seconds of virtual time.
 class time_follow : public QObject

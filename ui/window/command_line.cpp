@@ -1,10 +1,14 @@
 // Parsing `pcplab`'s flags; every error names the flag and says what was expected.
 #include "window/command_line.hpp"
 
+#include "window/lessons.hpp"
+
+#include "lessons/lesson_parser.hpp"
 #include "mm/kernel_version.hpp"
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
 
+#include <QFileInfo>
 #include <QRegularExpression>
 
 #include <cmath>
@@ -89,7 +93,7 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
             QStringLiteral("--patch"), QStringLiteral("--patch-b"), QStringLiteral("--workload"),
             QStringLiteral("--seed"), QStringLiteral("--speed"), QStringLiteral("--theme"), QStringLiteral("--view"),
             QStringLiteral("--screenshot"), QStringLiteral("--run-for"), QStringLiteral("--timeout"),
-            QStringLiteral("--size")};
+            QStringLiteral("--size"), QStringLiteral("--replay"), QStringLiteral("--lesson")};
         if (!with_value.contains(flag)) return "unknown option '" + f + "' (see pcplab --help)";
         auto got = value();
         if (auto* err = std::get_if<std::string>(&got)) return *err;
@@ -135,6 +139,17 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
                 return "--view: unknown view '" + sv
                     + "' (one of: " + known_view_ids().join(QStringLiteral(", ")).toStdString() + ")";
             cl.win.view = v;
+        } else if (flag == QLatin1String("--replay")) {
+            if (!QFileInfo(v).isFile()) return "--replay: no such file '" + sv + "'";
+            cl.win.replay = v;
+        } else if (flag == QLatin1String("--lesson")) {
+            const auto set = lessons::load_lessons(lessons::default_lessons_dir());
+            if (find_lesson(set, v) < 0) {
+                std::string ids;
+                for (const auto& l : set.lessons) ids += (ids.empty() ? "" : ", ") + l.id;
+                return "--lesson: no lesson '" + sv + "' (" + ids + ")";
+            }
+            cl.win.lesson = v;
         } else if (flag == QLatin1String("--screenshot")) {
             if (v.isEmpty()) return "--screenshot: needs a file name";
             cl.action = cli_action::screenshot;
@@ -190,6 +205,8 @@ QString usage_text()
         "  --theme dark|light      colour theme\n"
         "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
         "  --view NAME             focus one view: pcp, locks, limits, rates, buddy, deferred, events, proc, model\n"
+        "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
+        "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
         "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
         "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"
         "    --timeout DURATION    wall-clock limit on getting there (default 180s)\n"

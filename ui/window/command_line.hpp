@@ -1,7 +1,7 @@
 // `pcplab` command line: what the window starts with, and the screenshot mode.
 //
 //   pcplab [--preset P] [--era E] [--patch NAME=on|off]... [--ab] [--patch-b NAME=on|off]... [--workload W]
-//          [--seed N] [--speed X] [--theme dark|light] [--presenter] [--view NAME]
+//          [--seed N] [--speed X] [--theme dark|light] [--presenter] [--view NAME] [--replay FILE] [--lesson ID]
 //          [--screenshot FILE [--run-for 5s] [--timeout 120s] [--size 1600x1000]]
 //   pcplab --help | --version
 //
@@ -38,6 +38,8 @@ struct window_options {
     std::optional<theme_kind> theme;
     bool presenter = false;
     QString view; // focus this view
+    QString replay; // a recording to replay (the live machine runs when it cannot be opened)
+    QString lesson; // a lesson to open in the lessons dock: "03", "03-seed-000-...", or a seed "000"
     // Where settings are read and written: empty = the user's (QSettings "pcplab"/"pcplab"); tests pass a file.
     QString settings_file;
     bool use_settings = true; // false: neither read nor write (screenshots are reproducible)

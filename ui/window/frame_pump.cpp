@@ -106,10 +106,31 @@ void frame_pump::pump_now()
         if (new_a) note_results(*p.a);
         if (new_b) note_results(*p.b);
         any = any || new_a || new_b;
+        if (new_a || new_b) emit taken(p);
         m_a = std::move(p.a);
         m_b = std::move(p.b);
     }
     if (!any) return;
+    refresh();
+    ++m_frames;
+    emit frame_shown();
+}
+
+void frame_pump::rebuild_history(const std::function<void(history& a)>& fill)
+{
+    if (!m_source) return;
+    m_ha.clear();
+    m_hb.clear();
+    if (fill) fill(m_ha);
+    m_source->take_published(); // what is pending is in the history now
+    m_a = m_source->latest_a();
+    m_b = m_source->latest_b();
+    if (m_b) m_hb.append(*m_b);
+    if (m_a) {
+        m_generation = m_a->run.generation;
+        m_have_generation = true;
+    }
+    reset_views();
     refresh();
     ++m_frames;
     emit frame_shown();

@@ -14,6 +14,7 @@
 #include <QTimer>
 
 #include <deque>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -53,10 +54,16 @@ public:
     void pump_now();
     // Shows the current frame again on the visible views (the selection or the layout changed).
     void refresh();
+    // Starts the histories again from what `fill` puts into A's (a replay that went back or jumped: a history
+    // only ever appends), B's empty, and shows the source's current pair.
+    void rebuild_history(const std::function<void(history& a)>& fill);
 
 signals:
     // After the views were given a new frame.
     void frame_shown();
+    // Every publication taken in, oldest first, before the views see the newest (the lesson panel follows
+    // each snapshot of the machine).
+    void taken(const pcplab::ui::published_pair& p);
     // A new machine started (reboot, preset change, new source): the histories were cleared.
     void machine_changed();
 

@@ -55,4 +55,30 @@ QString lesson_title(const QString& path)
     return QFileInfo(path).completeBaseName();
 }
 
+int find_lesson(const lessons::lesson_set& set, const QString& id)
+{
+    const QString want = id.trimmed();
+    if (want.isEmpty()) return -1;
+    const QString want_file = QFileInfo(want).exists() ? QFileInfo(want).canonicalFilePath() : QString();
+    for (int pass = 0; pass < 3; ++pass) {
+        for (std::size_t i = 0; i < set.lessons.size(); ++i) {
+            const auto& l = set.lessons[i];
+            const QString lid = QString::fromStdString(l.id);
+            bool hit = false;
+            if (pass == 0) // the id, or the file itself
+                hit = lid == want
+                    || (!want_file.isEmpty()
+                        && QFileInfo(QString::fromStdString(l.file)).canonicalFilePath() == want_file);
+            else if (pass == 1) { // the number: "03" or "3"
+                bool ok_a = false, ok_b = false;
+                const int a = lid.section(QLatin1Char('-'), 0, 0).toInt(&ok_a), b = want.toInt(&ok_b);
+                hit = ok_a && ok_b && a == b && want.size() < 3;
+            } else // the seed
+                hit = !l.seed.empty() && QString::fromStdString(l.seed) == want;
+            if (hit) return static_cast<int>(i);
+        }
+    }
+    return -1;
+}
+
 } // namespace pcplab::ui

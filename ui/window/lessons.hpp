@@ -1,6 +1,8 @@
 // Where the lessons are (lessons/ beside resources/, or $PCPLAB_LESSONS) and which one teaches which seed.
 #pragma once
 
+#include "lessons/lesson.hpp"
+
 #include <QString>
 #include <QStringList>
 
@@ -16,5 +18,8 @@ QStringList lesson_files(const QString& dir = lessons_dir());
 QString lesson_for_seed(int seed, const QString& dir = lessons_dir());
 // A lesson's title: its first Markdown heading, else the file name.
 QString lesson_title(const QString& path);
+// The index in `set` of the lesson `id` names: its id ("03-seed-000-limits-after-deferred-init"), the number
+// before its first dash ("03", "3"), its seed ("000"), or its file; -1 when none does.
+int find_lesson(const lessons::lesson_set& set, const QString& id);
 
 } // namespace pcplab::ui

@@ -2,16 +2,19 @@
 #include "window/main_window.hpp"
 
 #include "live/live_source.hpp"
+#include "session/replay_source.hpp"
 #include "window/controls_panel.hpp"
 #include "window/delta_panel.hpp"
 #include "window/frame_pump.hpp"
 #include "window/qt_text.hpp"
+#include "window/recording_tap.hpp"
 #include "window/switch_table.hpp"
 #include "window/view_area.hpp"
 
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -27,6 +30,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     : QMainWindow(parent)
     , m_opt(opt)
     , m_base_font(QApplication::font())
+    , m_tap(std::make_shared<recording_tap>())
 {
     m_clock.start();
     setObjectName(QStringLiteral("pcplab-main-window"));
@@ -87,13 +91,17 @@ main_window::main_window(const window_options& opt, QWidget* parent)
         show_message(tr("%1; opened the default preset instead").arg(err));
     }
     if (!opt.view.isEmpty()) m_views->set_focus_view(opt.view);
+    if (!opt.replay.isEmpty()) open_recording(opt.replay);
+    if (!opt.lesson.isEmpty() && !open_lesson_id(opt.lesson)) show_message(tr("No lesson '%1'").arg(opt.lesson));
 }
 
 main_window::~main_window()
 {
+    end_replay_ui();
     m_pump->set_source(nullptr);
     if (m_source) retire(std::move(m_source));
     reap_retired(true);
+    m_tap->stop(); // the engines are stopped: nothing publishes any more
 }
 
 run_setup main_window::initial_setup(const window_options& opt)
@@ -133,20 +141,33 @@ QString main_window::apply_setup(const run_setup& s)
         if (m_source) m_controls->show_setup(m_setup, m_resolved); // put the controls back
         return qs(*err);
     }
-    resolved_setup r = std::get<resolved_setup>(std::move(resolved));
+    m_lesson_machine.reset();
+    install_setup(s, std::get<resolved_setup>(std::move(resolved)), {});
+    return {};
+}
+
+void main_window::install_setup(const run_setup& s, resolved_setup r, machine_extras x)
+{
     const auto shown = m_pump->shown_a();
-    const bool in_place = m_source && m_source->reboot_with(r.a, r.b ? &*r.b : nullptr);
+    // A lesson's workload lives in its source (the loop's factory): another setup needs a new source.
+    const bool in_place
+        = !x.make_load && !m_custom_load && m_source && m_source->reboot_with(r.a, r.b ? &*r.b : nullptr);
     if (in_place) {
         // Until the new machine shows, snapshots still carry the old switches: do not let them reset the boxes.
         m_sync_from_generation = std::max(m_sync_from_generation, (shown ? shown->run.generation : 0) + 1);
     } else {
         m_sync_from_generation = 0;
         live_options lo;
-        lo.speed = m_speed;
+        lo.speed = x.speed.value_or(m_speed);
+        lo.start_paused = x.start_paused;
+        lo.make_load = x.make_load;
+        lo.on_publish = [tap = m_tap, id = ++m_source_serial](const published_pair& p) { tap->publish(id, p); };
         auto next = std::make_unique<live_source>(r.a, r.b, lo);
+        end_replay_ui();
         m_pump->set_source(next.get());
         if (m_source) retire(std::move(m_source));
         m_source = std::move(next);
+        m_custom_load = static_cast<bool>(x.make_load);
     }
     m_setup = s;
     m_resolved = std::move(r);
@@ -161,21 +182,25 @@ QString main_window::apply_setup(const run_setup& s)
     } else {
         show_message(notes, 15000);
     }
-    if (m_settings) {
+    if (m_settings && !x.make_load) { // a lesson's machine is the lesson's, not the one to open on next time
         m_settings->setValue(QStringLiteral("run/preset"), qs(s.preset));
         m_settings->setValue(QStringLiteral("run/era"), qs(s.era));
         m_settings->setValue(QStringLiteral("run/workload"), qs(s.workload));
     }
-    return {};
 }
 
 void main_window::open_source(std::unique_ptr<frame_source> s)
 {
     m_sync_from_generation = 0;
+    end_replay_ui();
     m_pump->set_source(s.get());
     if (m_source) retire(std::move(m_source));
     m_source = std::move(s);
-    if (m_source && m_source->is_replay()) show_message(tr("Replaying a recording"), 4000);
+    m_custom_load = false;
+    if (m_source && m_source->is_replay()) {
+        show_message(tr("Replaying a recording"), 4000);
+        begin_replay_ui(qobject_cast<replay_source*>(m_source.get()));
+    }
 }
 
 // B's switches as "A with these flipped", so that a preset or era change keeps what the user compares.
@@ -268,6 +293,10 @@ void main_window::step_speed(int direction)
 void main_window::play_pause()
 {
     if (!m_source) return;
+    if (auto* r = qobject_cast<replay_source*>(m_source.get())) {
+        r->playing() ? r->pause() : r->resume(); // a replay's snapshots carry the recorded state
+        return;
+    }
     const auto a = m_pump->shown_a();
     if (a && a->state == sim::run_state::paused)
         m_source->resume();
@@ -327,6 +356,7 @@ void main_window::on_frame()
                      .arg(QString::fromLatin1(sim::run_state_name(a->state)),
                          t_ms >= 1000 ? tr("%1 s").arg(t_ms / 1000, 0, 'f', 3) : tr("%1 ms").arg(t_ms, 0, 'f', 2));
     if (b) st += tr(" · A/B lockstep");
+    if (m_source && m_source->is_replay()) st = tr("replay: %1").arg(st); // the state is the recorded one
     if (a->state == sim::run_state::booting && !a->deferred_init.empty()) {
         unsigned long done = 0, total = 0;
         for (const auto& d : a->deferred_init) {
@@ -366,6 +396,7 @@ void main_window::on_frame()
             show_message(qs(r.what) + QStringLiteral(": ") + qs(r.message), 6000);
     }
     m_commands_seen = total;
+    show_recording_state();
     reap_retired(false);
 }
 
@@ -389,6 +420,10 @@ void main_window::show_message(const QString& text, int ms)
 
 void main_window::update_title()
 {
+    if (auto* r = qobject_cast<replay_source*>(m_source.get())) {
+        setWindowTitle(tr("pcplab — replay of %1").arg(QFileInfo(qs(r->recording().path())).fileName()));
+        return;
+    }
     setWindowTitle(
         tr("pcplab — %1 (%2)%3")
             .arg(qs(m_setup.preset), qs(m_resolved.machine.requested.str()), m_setup.ab ? tr(" — A/B") : QString()));

@@ -12,9 +12,11 @@
 
 #include <QElapsedTimer>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -22,6 +24,12 @@ class QAction;
 class QDockWidget;
 class QLabel;
 class QSettings;
+class QToolBar;
+
+namespace pcplab::lessons
+{
+struct engine_setup;
+}
 
 namespace pcplab::ui
 {
@@ -29,6 +37,10 @@ namespace pcplab::ui
 class controls_panel;
 class delta_panel;
 class frame_pump;
+class lesson_panel;
+class recording_tap;
+class replay_source;
+class timeline_bar;
 class view_area;
 
 class main_window : public QMainWindow
@@ -63,6 +75,31 @@ public:
     double speed() const { return m_speed; }
     void play_pause();
 
+    // Recordings (session_actions.cpp). Each returns "" or the problem, which is also shown in the status bar;
+    // the menu actions ask for the files and show a problem in a message box as well.
+    // Replays `path` (the live machine stops); on error the live machine keeps running.
+    QString open_recording(const QString& path);
+    void back_to_live(); // a new live machine with the current setup (or the lesson's machine)
+    QString start_recording(const QString& path); // the live run(s) from now on, A and B in A/B mode
+    QString stop_recording();
+    bool recording() const;
+    QString compare_recordings(const QStringList& paths); // a window with compare_view; needs two or more
+    // The current view's plot (PNG, SVG or PDF by the extension) at its size; a view without a plot as an
+    // image of the view.
+    QString export_figure(const QString& path);
+    timeline_bar* timeline() const; // while replaying, else null
+    QWidget* compare_window() const { return m_compare_window; }
+
+    // Lessons (lesson_dock.cpp): the dock with the lesson panel, made on first use.
+    lesson_panel* lessons_panel();
+    QDockWidget* lessons_dock() const { return m_lesson_dock; }
+    bool open_lesson_id(const QString& id); // "03", "03-seed-000-...", or a seed "000"
+    void open_lesson_file(const QString& path);
+    // Boots the machine a lesson step asks for, paused, at its speed. "" or the problem.
+    QString start_lesson_machine(const lessons::engine_setup& es);
+    // Runs the live machine for `ns` of virtual time, then pauses (-1: until the workload finishes).
+    void run_for(qint64 ns);
+
     void set_theme(theme_kind t);
     theme_kind theme() const { return m_theme; }
     void set_presenter(bool on);
@@ -87,6 +124,19 @@ private:
     void step_speed(int direction);
     void save_screenshot_dialog();
     void open_lesson(int seed);
+
+    struct machine_extras {
+        sim::workload_factory make_load; // a lesson's workload with its tunables
+        bool start_paused = false;
+        std::optional<double> speed;
+    };
+    void install_setup(const run_setup& s, resolved_setup r, machine_extras x);
+    void build_session_actions(QMenu* file);
+    void begin_replay_ui(replay_source* r);
+    void end_replay_ui(); // before the replay source goes: the timeline refers to it
+    void show_recording_state();
+    void ensure_lesson_dock();
+    void connect_lesson_panel();
 
     window_options m_opt;
     std::unique_ptr<QSettings> m_settings; // null when settings are not used
@@ -121,6 +171,19 @@ private:
     qint64 m_boot_done_at = 0; // m_clock ms when the last boot was seen finished; -1 while booting
     std::uint64_t m_commands_seen = 0;
     std::uint64_t m_sync_from_generation = 0; // switch boxes follow snapshots of this generation on
+
+    std::shared_ptr<recording_tap> m_tap; // every live source publishes into it
+    std::uint64_t m_source_serial = 0;
+    bool m_custom_load = false; // the live source runs a lesson's workload: never reboot it with another setup
+    std::shared_ptr<const lessons::engine_setup> m_lesson_machine; // the live machine is this lesson step's
+    QToolBar* m_replay_bar = nullptr;
+    timeline_bar* m_timeline = nullptr;
+    QAction* m_record_action = nullptr;
+    QAction* m_live_action = nullptr;
+    QLabel* m_status_record = nullptr;
+    QPointer<QWidget> m_compare_window;
+    QDockWidget* m_lesson_dock = nullptr;
+    lesson_panel* m_lesson_panel = nullptr;
 };
 
 } // namespace pcplab::ui

@@ -35,6 +35,8 @@ void main_window::build_menus()
     };
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
+    build_session_actions(file);
+    file->addSeparator();
     add(file, tr("Save screenshot..."), {QKeySequence(tr("Ctrl+Shift+S"))}, tr("Save a PNG of the window"),
         [this] { save_screenshot_dialog(); });
     file->addSeparator();
@@ -91,6 +93,12 @@ void main_window::build_menus()
     controls->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     view_menu->addAction(controls);
     view_menu->addAction(m_deltas_dock->toggleViewAction());
+    add(view_menu, tr("Lessons"), {QKeySequence(tr("Ctrl+L"))}, tr("Show or hide the lessons panel"), [this] {
+        const bool fresh = !m_lesson_dock;
+        ensure_lesson_dock(); // a new dock shows
+        if (!fresh) m_lesson_dock->setVisible(!m_lesson_dock->isVisible());
+        if (m_lesson_dock->isVisible()) m_lesson_dock->raise();
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("The five seeds..."), {}, tr("What each seed patch changed, and its published numbers"),
@@ -101,7 +109,7 @@ void main_window::build_menus()
         for (const QString& f : lesson_files()) {
             QAction* a = lessons->addAction(lesson_title(f));
             a->setToolTip(f);
-            connect(a, &QAction::triggered, this, [this, f] { show_lesson(this, f); });
+            connect(a, &QAction::triggered, this, [this, f] { open_lesson_file(f); });
         }
         if (lessons->isEmpty()) lessons->addAction(tr("(none yet)"))->setEnabled(false);
         lessons->addSeparator();
@@ -142,11 +150,6 @@ void main_window::build_switch_actions(QMenu* menu)
         connect(a_key, &QAction::triggered, this, [this, p] { m_controls->switches()->toggle(0, p); });
         addAction(a_key);
     }
-}
-
-void main_window::open_lesson(int seed)
-{
-    show_lesson(this, lesson_for_seed(seed), seed);
 }
 
 void main_window::save_screenshot_dialog()

@@ -2,6 +2,7 @@
 // it is chosen) and how it looks (theme, presenter mode).
 #include "window/main_window.hpp"
 
+#include "lessons/lesson_panel.hpp"
 #include "window/view_area.hpp"
 
 #include <QAction>
@@ -58,6 +59,7 @@ void main_window::set_presenter(bool on)
     if (on) save_settings(); // the normal layout, before full screen changes it
     m_presenter = on;
     apply_theme(m_theme, on, m_base_font);
+    if (m_lesson_panel) m_lesson_panel->set_presenter_mode(on);
     QTimer::singleShot(0, this, [this] { fit_controls(); }); // once every widget has the new font
     if (m_presenter_action) m_presenter_action->setChecked(on);
     if (on) {

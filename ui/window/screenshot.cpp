@@ -2,6 +2,7 @@
 #include "window/screenshot.hpp"
 
 #include "live/live_source.hpp"
+#include "session/replay_source.hpp"
 #include "window/frame_pump.hpp"
 #include "window/main_window.hpp"
 #include "window/view_area.hpp"
@@ -45,6 +46,8 @@ void settle(int ms)
     t.start();
     while (t.elapsed() < ms) QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
 }
+
+QString grab_window(main_window& w, const screenshot_request& r); // the last pump, then the picture
 } // namespace
 
 QString take_screenshot(main_window& w, const screenshot_request& r)
@@ -54,6 +57,13 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
     w.show();
     frame_source* src = w.source();
     if (!src) return QStringLiteral("--screenshot: no machine is running (%1)").arg(w.last_message());
+    if (auto* replay = qobject_cast<replay_source*>(src)) {
+        // A recording is already there: go to the snapshot at --run-for and show the history up to it.
+        replay->pause();
+        replay->seek(static_cast<qint64>(r.run_for_ns));
+        w.pump()->rebuild_history([replay](history& h) { replay->refill_history(h); });
+        return grab_window(w, r);
+    }
     src->set_speed(0);
     if (auto* live = qobject_cast<live_source*>(src)) live->pause_at(r.run_for_ns);
 
@@ -75,7 +85,13 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
     }
     if (const auto a = src->latest_a(); a && a->state == sim::run_state::failed)
         return QStringLiteral("--screenshot: the engine failed: %1").arg(QString::fromStdString(a->error));
+    return grab_window(w, r);
+}
 
+namespace
+{
+QString grab_window(main_window& w, const screenshot_request& r)
+{
     w.pump()->pump_now();
     if (w.views()->focus_view().isEmpty()) w.views()->show_boot(false); // the tab the layout has, not the boot's
     settle(250); // layouts, queued replots and the status bar catch up
@@ -90,5 +106,6 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
                                                          : QStringLiteral("no such directory"));
     return {};
 }
+} // namespace
 
 } // namespace pcplab::ui

@@ -94,6 +94,13 @@ void view_area::raise_view(const QString& id)
     if (ti >= 0) m_tabs->setCurrentIndex(ti);
 }
 
+void view_area::highlight(const QString& id)
+{
+    if (!find(id)) return;
+    m_tab_before_boot.clear();
+    raise_view(id);
+}
+
 QString view_area::current_tab() const
 {
     const int ti = m_tabs->currentIndex();

@@ -33,6 +33,9 @@ public:
     // Makes the view visible: its tab becomes current (grid views are always visible unless one is focused).
     void raise_view(const QString& id);
     QString current_tab() const; // the id of the view whose tab is showing
+    // Brings a view forward because something asked for it (a lesson step): it stays, even if a boot had the
+    // deferred-init tab forward and would otherwise put the earlier tab back.
+    void highlight(const QString& id);
     // While a machine boots the deferred-init view is brought forward (it is the one thing moving); once the
     // machine runs, the tab the user had comes back, unless they picked another meanwhile.
     void show_boot(bool booting);
