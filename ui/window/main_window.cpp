@@ -366,10 +366,11 @@ void main_window::on_frame()
         if (total > 0) st += tr(" · deferred init %1%").arg(100.0 * static_cast<double>(done) / total, 0, 'f', 0);
     }
     m_status_state->setText(st);
-    QString rate = a->run.vns_per_s > 0 ? tr("%1x real time").arg(a->run.vns_per_s / 1e9, 0, 'g', 3) : QString();
-    if (a->run.events_per_s > 0) rate += tr(" · %1 k actions/s").arg(a->run.events_per_s / 1e3, 0, 'f', 0);
-    if (a->run.behind) rate += tr(" · behind");
-    m_status_rate->setText(rate);
+    QStringList rate;
+    if (a->run.vns_per_s > 0) rate << tr("%1x real time").arg(a->run.vns_per_s / 1e9, 0, 'g', 3);
+    if (a->run.events_per_s > 0) rate << tr("%1 k actions/s").arg(a->run.events_per_s / 1e3, 0, 'f', 0);
+    if (a->run.behind) rate << tr("behind");
+    m_status_rate->setText(rate.join(QStringLiteral(" · ")));
     if (a->state == sim::run_state::booting) {
         m_views->show_boot(true);
         m_boot_done_at = -1;
