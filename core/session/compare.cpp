@@ -21,11 +21,11 @@ std::vector<metric_def> metrics_for(int nr_cpus)
         {"user" + n, false, "user time, all CPUs (virtual s)", "user-ms" + n},
         {"syst" + n, false, "system time, all CPUs (virtual s)", "syst-ms" + n},
         {"elsp" + n, false, "elapsed virtual time (s)", "elsp-ms" + n},
-        {"score", true, "work units per virtual second"},
-        {"pcp-hit%", true, "allocations served from a PCP list (%)"},
-        {"zlock-wait-us", false, "zone->lock wait, all zones (us)"},
-        {"zlock-cont%", false, "zone->lock contention, worst zone (% of the run)"},
-        {"zlock-hold-max-us", false, "longest zone->lock hold (us)"},
+        {"score", true, "work units per virtual second", ""},
+        {"pcp-hit%", true, "allocations served from a PCP list (%)", ""},
+        {"zlock-wait-us", false, "zone->lock wait, all zones (us)", ""},
+        {"zlock-cont%", false, "zone->lock contention, worst zone (% of the run)", ""},
+        {"zlock-hold-max-us", false, "longest zone->lock hold (us)", ""},
     };
 }
 
