@@ -255,9 +255,10 @@ void limits_view::restyle()
             limits_series& ss = zp->s[side];
             if (!ss.g_batch) continue;
             const QColor c_high = ab ? side_color(side, pal) : series_color(0, pal);
-            const QColor c_batch = ab ? side_color(side, pal) : series_color(1, pal);
+            // In A/B both lines have the side's colour; batch is the paler one (solid: dashes paint slowly).
+            const QColor c_batch = ab ? paler_color(side_color(side, pal), pal) : series_color(1, pal);
             ss.g_high->setPen(QPen(c_high, 2));
-            ss.g_batch->setPen(QPen(c_batch, 2, ab ? Qt::DashLine : Qt::SolidLine));
+            ss.g_batch->setPen(QPen(c_batch, 2));
             ss.g_hmin->setPen(QPen(c_high, 1, Qt::DotLine));
             ss.g_hmax->setPen(QPen(c_high, 1, Qt::DotLine));
             QColor band = c_high;

@@ -56,6 +56,12 @@ QColor text_color(const QPalette& p)
     return p.color(QPalette::WindowText);
 }
 
+QColor paler_color(const QColor& c, const QPalette& p)
+{
+    const QColor bg = p.color(QPalette::Base);
+    return QColor((c.red() + bg.red()) / 2, (c.green() + bg.green()) / 2, (c.blue() + bg.blue()) / 2);
+}
+
 QColor faint_color(const QPalette& p)
 {
     QColor w = p.color(QPalette::Window), t = p.color(QPalette::WindowText);
