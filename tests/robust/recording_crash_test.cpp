@@ -93,7 +93,12 @@ TEST_CASE("a recording killed by SIGKILL opens and replays to its last commit, l
     INFO("snapshots kept: " << idx.size() << ", the last " << lost_s << " s before the kill were lost");
     CHECK(lost_s >= 0);
     // One commit interval (500 ms) plus the writer's lag on a busy host (ASan, two tests at once): about a second.
+#if defined(__SANITIZE_THREAD__)
+    // ThreadSanitizer slows the writer five- to fifteenfold: only a looser bound is meaningful there.
+    CHECK(lost_s < 10.0);
+#else
     CHECK(lost_s < 2.0);
+#endif
 }
 
 TEST_CASE("a recording that hits a full disk says so and leaves a file that opens")
