@@ -33,12 +33,7 @@ session::sampler_options sampling_for(const run_request& req)
 sim::run_summary execute_recorded_run(const run_request& req, const std::string& path, int index)
 {
     const auto wall_start = std::chrono::steady_clock::now();
-    sim::engine_config ec = sim::engine_config_for(req.cfg);
-    ec.workload = req.workload;
-    ec.intensity = req.intensity;
-    ec.seed = req.seed;
-    ec.cpus = req.cpus;
-    ec.hold_threshold_ns = req.hold_threshold_ns;
+    sim::engine_config ec = engine_config_of(req);
     ec.keep_events = true;
 
     const session::sampler_options so = sampling_for(req);
@@ -59,43 +54,15 @@ sim::run_summary execute_recorded_run(const run_request& req, const std::string&
         rec.begin_run(h);
         session::engine_sampler sampler(e, rec, so);
 
-        e.boot();
-        sampler.sample(sim::run_state::running);
-        std::string stop = "duration";
-        if (req.work_units) {
-            stop = "work";
-            sim::vtime_ns next = so.interval_ns;
-            for (std::uint64_t n = 0; !e.finished();) {
-                if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
-                    if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
-                    break;
-                }
-                if (!e.step()) break;
-                if (e.now() >= next) {
-                    sampler.sample(sim::run_state::running);
-                    next += so.interval_ns;
-                }
-            }
-        } else {
-            const sim::vtime_ns end = req.duration_ns.value_or(DEFAULT_DURATION_NS);
-            for (sim::vtime_ns t = so.interval_ns; !e.finished(); t += so.interval_ns) {
-                e.run_until(std::min(t, end));
-                if (t >= end || e.finished()) break;
-                sampler.sample(sim::run_state::running);
-            }
-        }
-        if (e.finished()) stop = "finished";
-        sampler.sample(e.finished() ? sim::run_state::finished : sim::run_state::stopped, true);
-
-        sim::run_summary s = sim::summarize_run(e);
-        s.preset = req.preset;
-        s.workload_params = req.params;
-        s.requested_era = req.cfg.requested.str();
-        for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
-            s.patch_origins.push_back(sim::switch_origin_name(req.cfg.origin[i]));
-        s.stop_reason = stop;
-        s.wall_ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - wall_start).count();
-        rec.end_run(stop, sim::run_summary_json(s));
+        run_observer obs;
+        obs.every_ns = so.interval_ns;
+        obs.booted = [&](sim::engine&) { sampler.sample(sim::run_state::running); };
+        obs.tick = obs.booted;
+        obs.stopped = [&](sim::engine& en) {
+            sampler.sample(en.finished() ? sim::run_state::finished : sim::run_state::stopped, true);
+        };
+        const sim::run_summary s = execute_run(req, e, obs, wall_start);
+        rec.end_run(s.stop_reason, sim::run_summary_json(s));
         rec.close();
         return s;
     } catch (const session::recording_error& err) {

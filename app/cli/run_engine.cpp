@@ -3,6 +3,7 @@
 #include "sim/engine.hpp"
 #include "sim/preset.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -83,43 +84,60 @@ std::unique_ptr<sim::workload> make_configured_workload(
     return w;
 }
 
-sim::run_summary execute_run(const run_request& req)
+sim::engine_config engine_config_of(const run_request& req)
 {
-    const auto wall_start = std::chrono::steady_clock::now();
     sim::engine_config ec = sim::engine_config_for(req.cfg);
     ec.workload = req.workload;
     ec.intensity = req.intensity;
     ec.seed = req.seed;
     ec.cpus = req.cpus;
     ec.hold_threshold_ns = req.hold_threshold_ns;
+    return ec;
+}
 
+sim::run_summary execute_run(const run_request& req)
+{
+    const auto wall_start = std::chrono::steady_clock::now();
     make_configured_workload(req.workload, req.params); // refuse bad parameters before booting
-    sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });
+    sim::engine e(engine_config_of(req), [&req] { return make_configured_workload(req.workload, req.params); });
+    return execute_run(req, e, run_observer{}, wall_start);
+}
+
+sim::run_summary execute_run(
+    const run_request& req, sim::engine& e, const run_observer& obs, std::chrono::steady_clock::time_point wall_start)
+{
     e.boot();
-    std::string stop = "boot";
-    // A workload that starts during deferred init (`boot`): the boot is over when the init completes.
-    if (req.boot_only)
-        while (e.deferred_init_pending() && e.step()) { }
-    if (!req.boot_only) {
-        if (req.work_units) {
-            // Step until the workload has done the work; checked every few steps (the score is cheap, not
-            // free), which keeps the stop point deterministic.
-            stop = "work";
-            std::uint64_t n = 0;
-            while (true) {
-                if (e.finished()) break;
-                if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
-                    if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
-                    break;
-                }
-                if (!e.step()) break;
+    if (obs.booted) obs.booted(e);
+    const sim::vtime_ns every = obs.tick ? obs.every_ns : 0;
+    std::string stop;
+    if (req.work_units) {
+        // Step until the workload has done the work; checked every few steps (the score is cheap, not
+        // free), which keeps the stop point deterministic.
+        stop = "work";
+        sim::vtime_ns next = every;
+        for (std::uint64_t n = 0; !e.finished();) {
+            if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
+                if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
+                break;
             }
-        } else {
-            stop = "duration";
-            e.run_until(req.duration_ns.value_or(DEFAULT_DURATION_NS));
+            if (!e.step()) break;
+            if (every && e.now() >= next) {
+                obs.tick(e);
+                next += every;
+            }
         }
-        if (e.finished()) stop = "finished";
+    } else {
+        stop = "duration";
+        const sim::vtime_ns end = req.duration_ns.value_or(DEFAULT_DURATION_NS);
+        if (!every) e.run_until(end);
+        for (sim::vtime_ns t = every; every && !e.finished(); t += every) {
+            e.run_until(std::min(t, end));
+            if (t >= end || e.finished()) break;
+            obs.tick(e);
+        }
     }
+    if (e.finished()) stop = "finished";
+    if (obs.stopped) obs.stopped(e);
     sim::run_summary s = sim::summarize_run(e);
     const auto wall_end = std::chrono::steady_clock::now();
 

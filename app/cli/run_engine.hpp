@@ -4,11 +4,14 @@
 
 #include "args.hpp"
 
+#include "sim/engine.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/run_summary.hpp"
 #include "sim/workload.hpp"
 
+#include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,7 +40,6 @@ struct run_request {
     std::optional<double> work_units; // stop once the workload has done this much
     std::vector<int> cpus; // CPUs the workload runs on; empty = all
     std::vector<std::pair<std::string, double>> params; // workload tunables (workload::set_param), in order
-    bool boot_only = false; // boot (deferred init) and stop
 };
 
 // Without --duration or --work: one virtual second (a finite workload may finish first).
@@ -49,8 +51,24 @@ inline constexpr sim::vtime_ns WORK_TIME_CAP_NS = 3600ULL * 1'000'000'000ULL;
 std::unique_ptr<sim::workload> make_configured_workload(
     const std::string& name, const std::vector<std::pair<std::string, double>>& params);
 
+// The engine configuration of `req` (preset, era, switches, workload, seed, CPUs, threshold).
+sim::engine_config engine_config_of(const run_request& req);
+
+// What a caller watching a run (a recording) needs: called with the booted engine, then every
+// `every_ns` of virtual time while it runs (0: never), then once when it has stopped, before the summary.
+struct run_observer {
+    sim::vtime_ns every_ns = 0;
+    std::function<void(sim::engine&)> booted;
+    std::function<void(sim::engine&)> tick;
+    std::function<void(sim::engine&)> stopped;
+};
+
 // Boot, run until the first stop condition (the duration, the work, the workload finishing), summarise.
 // Everything in the summary comes from the engine; the caller's configuration names are filled in.
 sim::run_summary execute_run(const run_request& req);
+// The same run on an engine the caller configured (engine_config_of plus its own keep_* choices), watched;
+// the summary's wall time counts from `wall_start` (before the engine was made).
+sim::run_summary execute_run(
+    const run_request& req, sim::engine& e, const run_observer& obs, std::chrono::steady_clock::time_point wall_start);
 
 } // namespace pcplab::cli
