@@ -52,7 +52,7 @@ public:
     // Frames initialised so far in node `nid` (all threads), for progress bars.
     unsigned long progress(int nid) const;
     unsigned long total(int nid) const;
-    // The init threads working on node `nid` (0 when it has nothing deferred); known from start() on.
+    // The init threads working on node `nid` (0 when it has nothing deferred); known from plan() on.
     int threads(int nid) const;
     deferred_init_report finish();
 

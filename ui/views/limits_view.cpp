@@ -191,15 +191,7 @@ void limits_view::feed(const frame& f, int side)
 
 void limits_view::show_frame(const frame& f)
 {
-    if (!f.a || !f.ha || (f.a == m_a && f.b == m_b)) return;
-    if (!isVisible()) {
-        // Hidden: keep the newest frame; the history cursors catch up on everything when shown.
-        m_pending = f;
-        return;
-    }
-    m_pending = frame{};
-    m_a = f.a;
-    m_b = f.b;
+    if (!m_gate.admit(f, isVisible())) return;
     const QString key = layout_key(f);
     if (key != m_layout) {
         m_layout = key;
@@ -230,9 +222,7 @@ void limits_view::show_frame(const frame& f)
 
 void limits_view::reset()
 {
-    m_a.reset();
-    m_b.reset();
-    m_pending = frame{};
+    m_gate.reset();
     m_layout.clear();
     m_zones.clear();
     m_legend = nullptr;
@@ -289,7 +279,7 @@ void limits_view::restyle()
 void limits_view::showEvent(QShowEvent* e)
 {
     view::showEvent(e);
-    if (m_pending.a) show_frame(frame(m_pending));
+    if (m_gate.pending().a) show_frame(frame(m_gate.pending()));
 }
 
 void limits_view::changeEvent(QEvent* e)

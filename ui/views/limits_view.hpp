@@ -4,6 +4,7 @@
 // flips) whose cause shows on hover. A/B: both machines overlaid, A and B told apart by colour.
 #pragma once
 
+#include "views/frame_gate.hpp"
 #include "views/series.hpp"
 #include "views/view.hpp"
 
@@ -61,8 +62,7 @@ private:
     std::vector<std::unique_ptr<zone_plot>> m_zones;
     QString m_layout;
     bool m_tuned = false; // v6.7+: high_min/high_max are limits of their own
-    std::shared_ptr<const sim::snapshot> m_a, m_b;
-    frame m_pending; // the newest frame received while hidden
+    frame_gate m_gate;
     QCPLegend* m_legend = nullptr; // owned by the plot's layout
     sample_cursor m_samples[2];
     entry_cursor m_events[2];

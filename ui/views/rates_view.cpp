@@ -149,15 +149,7 @@ void rates_view::fill(const frame& f, int side)
 
 void rates_view::show_frame(const frame& f)
 {
-    if (!f.a || !f.ha || (f.a == m_a && f.b == m_b)) return;
-    if (!isVisible()) {
-        // Nothing to see: keep the newest frame and draw it when shown (a hidden tab costs nothing).
-        m_pending = f;
-        return;
-    }
-    m_pending = frame{};
-    m_a = f.a;
-    m_b = f.b;
+    if (!m_gate.admit(f, isVisible())) return;
     const int sel = selected_zone_index(*f.a, f.selected_node, f.selected_zone);
     const QString key = QStringLiteral("%1|%2|%3|%4")
                             .arg(f.b ? 1 : 0)
@@ -196,9 +188,7 @@ QString rates_view::header_text() const
 
 void rates_view::reset()
 {
-    m_a.reset();
-    m_b.reset();
-    m_pending = frame{};
+    m_gate.reset();
     m_p.reset();
     m_layout.clear();
     clear_plot(m_plot);
@@ -208,7 +198,7 @@ void rates_view::reset()
 void rates_view::seek_to(qint64 t_ns)
 {
     m_follow->seek(seconds(t_ns));
-    m_a.reset(); // refill the visible span at the next frame
+    m_gate.redraw(); // refill the visible span at the next frame
 }
 
 void rates_view::restyle()
@@ -242,7 +232,7 @@ void rates_view::restyle()
 void rates_view::showEvent(QShowEvent* e)
 {
     view::showEvent(e);
-    if (m_pending.a) show_frame(frame(m_pending));
+    if (m_gate.pending().a) show_frame(frame(m_gate.pending()));
 }
 
 void rates_view::changeEvent(QEvent* e)

@@ -4,6 +4,7 @@
 // the header.
 #pragma once
 
+#include "views/frame_gate.hpp"
 #include "views/view.hpp"
 
 #include <memory>
@@ -47,8 +48,7 @@ private:
     time_follow* m_follow;
     std::unique_ptr<plots> m_p;
     QString m_layout;
-    std::shared_ptr<const sim::snapshot> m_a, m_b;
-    frame m_pending; // the newest frame received while hidden
+    frame_gate m_gate;
 };
 
 } // namespace pcplab::ui
