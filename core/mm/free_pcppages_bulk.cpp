@@ -8,6 +8,7 @@
 // the pre-4.17 form and v5.18+ the single pass.
 #include "buddy.hpp"
 #include "pcp.hpp"
+#include "struct_page_touch.hpp"
 #include "zone_lock.hpp"
 
 #include <algorithm>
@@ -39,6 +40,7 @@ pfn_t pick_tail(mm_ctx& c, per_cpu_pages& pcp, page_list& list, int nr_pages)
 {
     pfn_t pfn = list.last;
     c.m.lists().del(list, pfn);
+    prefetch_struct_page(c, list.last); // the next pick, one iteration away
     pcp.count -= nr_pages;
     ++c.work.pcp_list_ops;
     ++c.work.pcp_pages_picked;

@@ -1,6 +1,7 @@
 // Allocation from the per-CPU lists: rmqueue_pcplist / __rmqueue_pcplist and the refill size (nr_pcp_alloc).
 #include "buddy.hpp"
 #include "pcp.hpp"
+#include "struct_page_touch.hpp"
 #include "zone_lock.hpp"
 
 #include <algorithm>
@@ -61,6 +62,8 @@ pfn_t __rmqueue_pcplist(
     }
     pfn_t pfn = list.first;
     c.m.lists().del(list, pfn);
+    // The new head is what this CPU's next allocation from this list takes.
+    prefetch_struct_page(c, list.first);
     pcp.count -= 1 << order;
     ++c.work.pcp_list_ops;
     pcp_page_touch(c, pfn);

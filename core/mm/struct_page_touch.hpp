@@ -19,4 +19,14 @@ inline void touch_struct_page(mm_ctx& c, int page_nid, pfn_t pfn)
         ++c.work.page_touch_remote;
 }
 
+// A hint that `pfn`'s struct page will be touched soon (the next page a list operation will take): the host
+// starts loading its memmap entry and the cache model's line for it. Never changes a result; it only lets a
+// host cache miss overlap other work.
+inline void prefetch_struct_page(const mm_ctx& c, pfn_t pfn)
+{
+    if (pfn == NO_PFN) return;
+    __builtin_prefetch(&c.m.pfn_to_page(pfn), 1);
+    if (c.cache) c.cache->prefetch(pfn);
+}
+
 } // namespace pcplab::mm
