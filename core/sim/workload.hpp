@@ -29,6 +29,9 @@ struct cpu_action {
     std::uint8_t mt = mm::MIGRATE_MOVABLE;
     std::uint8_t highest_zone = mm::ZONE_MOVABLE;
     mm::pfn_t pfn = mm::NO_PFN;
+    // free: the block this CPU frees next, where the workload knows it. Only a host prefetch hint (the
+    // engine starts loading its struct page a whole round of CPUs early); it never changes a result.
+    mm::pfn_t next_pfn = mm::NO_PFN;
     vtime_ns ns = 0;
 };
 

@@ -142,9 +142,9 @@ public:
                 continue;
             case phase::exit: {
                 std::size_t i = c.free_cursor++;
-                if (i < c.user.size()) return free_block(c.user[i], 0);
+                if (i < c.user.size()) return free_in_order(c.user, i);
                 i -= c.user.size();
-                if (i < c.kernel.size()) return free_block(c.kernel[i], 0);
+                if (i < c.kernel.size()) return free_in_order(c.kernel, i);
                 c.user.clear();
                 c.kernel.clear();
                 ++m_jobs_done;

@@ -105,9 +105,9 @@ public:
                 return t.gate.issue(alloc_user(0));
             case phase::munmap: {
                 std::size_t i = t.free_cursor++;
-                if (i < t.data.size()) return free_block(t.data[i], 0);
+                if (i < t.data.size()) return free_in_order(t.data, i);
                 i -= t.data.size();
-                if (i < t.ptes.size()) return free_block(t.ptes[i], 0);
+                if (i < t.ptes.size()) return free_in_order(t.ptes, i);
                 t.data.clear();
                 t.ptes.clear();
                 t.pte_ready = false;

@@ -40,6 +40,13 @@ inline cpu_action free_block(mm::pfn_t pfn, unsigned order)
     a.order = static_cast<std::uint8_t>(order);
     return a;
 }
+// Freeing blocks[i] of a list freed in order (munmap, exit): the next one is named as a prefetch hint.
+inline cpu_action free_in_order(const std::vector<mm::pfn_t>& blocks, std::size_t i, unsigned order = 0)
+{
+    cpu_action a = free_block(blocks[i], order);
+    if (i + 1 < blocks.size()) a.next_pfn = blocks[i + 1];
+    return a;
+}
 inline cpu_action compute(vtime_ns ns)
 {
     cpu_action a;
