@@ -55,6 +55,7 @@ public:
     double recorded_speed() const { return m_recorded_speed; }
     const session::recording& recording() const { return *m_rec; }
     std::int64_t run() const { return m_run; }
+    std::int64_t run_b() const { return m_run_b; } // the B side's run of an A/B recording, else 0
 
     // Rebuilds a history as if every snapshot up to the current one had been seen (after a backward seek a
     // history that only ever appends would otherwise keep the future). Returns the snapshots fed.

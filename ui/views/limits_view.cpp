@@ -2,7 +2,10 @@
 // from the history, markers as scatter graphs and impulse graphs (cheap even with thousands of events).
 #include "views/limits_view.hpp"
 
+#include "views/batched_graph.hpp"
+#include "views/legend_item.hpp"
 #include "views/limits_series.hpp"
+#include "views/opaque_plot.hpp"
 #include "views/plot_style.hpp"
 #include "views/view_style.hpp"
 
@@ -11,11 +14,33 @@
 #include <qcustomplot.h>
 
 #include <QHelpEvent>
+#include <QPainter>
+#include <QPixmap>
 #include <QToolTip>
 #include <QVBoxLayout>
 
 namespace pcplab::ui
 {
+
+namespace
+{
+
+// An ssDisc scatter of `size` pixels, drawn once: a CPU's high changes thousands of times per zone, and
+// QCustomPlot would fill an antialiased ellipse per point (about 1 ms per A/B frame of meta-1t-316).
+QPixmap disc_pixmap(const QColor& c, double size)
+{
+    const int side = static_cast<int>(std::ceil(size)) + 3; // the disc, its 1 px outline and a margin
+    QPixmap pm(side, side);
+    pm.fill(Qt::transparent);
+    QPainter p(&pm);
+    p.setRenderHint(QPainter::Antialiasing);
+    p.setPen(QPen(c));
+    p.setBrush(c);
+    p.drawEllipse(QPointF(side / 2.0, side / 2.0), size / 2, size / 2); // as QCPScatterStyle::drawShape does
+    return pm;
+}
+
+} // namespace
 
 struct limits_view::zone_plot {
     int node = 0, zone = 0;
@@ -26,7 +51,7 @@ struct limits_view::zone_plot {
 
 limits_view::limits_view(QWidget* parent)
     : view(parent)
-    , m_plot(new QCustomPlot(this))
+    , m_plot(make_opaque_plot(this))
 {
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
@@ -101,7 +126,7 @@ void limits_view::rebuild_layout(const frame& f)
             const sim::snapshot& s = side == 0 ? a : *f.b;
             ss.zi = s.zone_index(z.node, z.zone);
             auto graph = [&](QCPAxis* vy) {
-                QCPGraph* g = m_plot->addGraph(x, vy);
+                QCPGraph* g = add_batched_graph(x, vy);
                 g->setLineStyle(QCPGraph::lsStepLeft);
                 g->setAntialiased(false); // axis-aligned steps: antialiasing only costs time
                 g->setAdaptiveSampling(true);
@@ -141,10 +166,10 @@ void limits_view::rebuild_layout(const frame& f)
         if (m_zones.empty()) {
             for (int side = 0; side < (ab ? 2 : 1); ++side) {
                 limits_series& ss = zp->s[side];
-                for (QCPGraph* g : {ss.g_batch, ss.g_high, ss.g_limit, ss.g_vline}) g->addToLegend(legend);
+                for (QCPGraph* g : {ss.g_batch, ss.g_high, ss.g_limit, ss.g_vline}) add_to_legend(g, legend);
                 // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high.
                 if (tuned)
-                    for (QCPGraph* g : {ss.g_hmin, ss.g_hi, ss.g_highm}) g->addToLegend(legend);
+                    for (QCPGraph* g : {ss.g_hmin, ss.g_hi, ss.g_highm}) add_to_legend(g, legend);
             }
         }
         m_zones.push_back(std::move(zp));
@@ -258,7 +283,7 @@ void limits_view::restyle()
             ss.g_hi->setBrush(band); // filled down to g_lo (channel fill)
             QColor dots = series_color(4, pal);
             dots.setAlpha(170);
-            ss.g_highm->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, dots, dots, 3));
+            ss.g_highm->setScatterStyle(QCPScatterStyle(disc_pixmap(dots, 3)));
             ss.g_highm->setPen(QPen(dots));
             ss.g_limit->setScatterStyle(
                 QCPScatterStyle(side == 0 ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssTriangle, text_color(pal),

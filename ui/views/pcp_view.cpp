@@ -251,6 +251,11 @@ void pcp_view::paint_grid(QPainter& p, const QRect& body, const sim::snapshot& s
     }
     const int per_row = std::max(1, grid.width() / cell);
     const int inner = std::max(1, cell - (cell >= 8 ? 2 : 1));
+    // Cells do not overlap: the empty boxes of every CPU go in one call, then the gauges, then the batch ticks
+    // in one call (a fillRect and two drawLines per CPU cost ~0.3 ms per side on 316 CPUs; same pixels).
+    m_panels.clear();
+    m_ticks.clear();
+    std::vector<std::pair<QColor, QVector<QRect>>> gauges; // by colour (one per node, and over-high red)
     int y = grid.top();
     for (const auto& [node, cpus] : groups) {
         p.setPen(node_color(node, pal));
@@ -269,25 +274,39 @@ void pcp_view::paint_grid(QPainter& p, const QRect& body, const sim::snapshot& s
             const int cy = y + static_cast<int>(i / static_cast<std::size_t>(per_row)) * cell;
             const QRect r(cx, cy, inner, inner);
             const sim::pcp_sample& ps = s.pageset(static_cast<std::size_t>(zi), cpu);
-            p.fillRect(r, panel_color(pal));
+            m_panels.push_back(r);
             // Gauge: filled from the bottom by count/high (full and red when over high).
             const double frac
                 = ps.high > 0 ? std::min(1.0, static_cast<double>(ps.count) / ps.high) : (ps.count ? 1 : 0);
             const int fh = static_cast<int>(frac * inner + 0.5);
-            if (fh > 0) p.fillRect(QRect(r.left(), r.bottom() - fh + 1, inner, fh), fill_for(ps, node, pal));
+            if (fh > 0) {
+                const QColor c = fill_for(ps, node, pal);
+                auto g = std::find_if(gauges.begin(), gauges.end(), [&](const auto& e) { return e.first == c; });
+                if (g == gauges.end()) g = gauges.insert(gauges.end(), {c, {}});
+                g->second.push_back(QRect(r.left(), r.bottom() - fh + 1, inner, fh));
+            }
             if (inner >= 8 && ps.high > 0) {
                 // batch as a tick on both edges, so the fill can be read against it
                 const int yb
                     = r.bottom() - static_cast<int>(std::min(1.0, static_cast<double>(ps.batch) / ps.high) * inner);
-                p.setPen(QPen(text_color(pal), 1));
-                p.drawLine(r.left(), yb, r.left() + inner / 4, yb);
-                p.drawLine(r.right() - inner / 4, yb, r.right(), yb);
+                m_ticks.push_back(QLine(r.left(), yb, r.left() + inner / 4, yb));
+                m_ticks.push_back(QLine(r.right() - inner / 4, yb, r.right(), yb));
             }
             m_cells.push_back({r, side, cpu});
         }
         const int rows = (static_cast<int>(cpus.size()) + per_row - 1) / per_row;
         y += rows * cell + cell / 3 + 2;
     }
+    p.setPen(Qt::NoPen);
+    p.setBrush(panel_color(pal));
+    p.drawRects(m_panels.constData(), static_cast<int>(m_panels.size()));
+    for (const auto& [c, rects] : gauges) {
+        p.setBrush(c);
+        p.drawRects(rects);
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(text_color(pal), 1));
+    p.drawLines(m_ticks);
     p.setPen(text_color(pal));
     p.drawText(QRect(body.left(), body.bottom() - legend_h, body.width(), legend_h), Qt::AlignLeft | Qt::AlignVCenter,
         fm.elidedText(tr("one cell per CPU: fill = count / high (red = over high), ticks = batch; hover for numbers"),

@@ -5,7 +5,9 @@
 
 #include "views/view.hpp"
 
+#include <QLine>
 #include <QRect>
+#include <QVector>
 
 #include <vector>
 
@@ -49,6 +51,8 @@ private:
     std::shared_ptr<const sim::snapshot> m_a, m_b;
     int m_node = 0, m_zone = 2;
     std::vector<cell> m_cells; // hit areas of the last paint
+    QVector<QRect> m_panels; // paint_grid's batches, kept to reuse their memory
+    QVector<QLine> m_ticks;
     bool m_grid = false;
 };
 

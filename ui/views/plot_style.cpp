@@ -34,7 +34,8 @@ void style_plot(QCustomPlot* plot, const QPalette& pal)
     plot->setPlottingHint(QCP::phFastPolylines, true);
     plot->setBackground(pal.color(QPalette::Window));
     for (QCPAxisRect* r : plot->axisRects()) {
-        r->setBackground(pal.color(QPalette::Window));
+        // No fill of its own: the plot's background (the same colour) is already under every axis rect.
+        r->setBackground(Qt::NoBrush);
         for (QCPAxis* a : r->axes()) style_axis(a, pal);
         // A legend inside an axis rect, if any
         for (int i = 0; i < r->insetLayout()->elementCount(); ++i)

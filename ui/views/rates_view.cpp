@@ -3,6 +3,9 @@
 #include "views/rates_view.hpp"
 
 #include "views/ab_summary.hpp"
+#include "views/batched_graph.hpp"
+#include "views/legend_item.hpp"
+#include "views/opaque_plot.hpp"
 #include "views/plot_style.hpp"
 #include "views/series.hpp"
 #include "views/view_style.hpp"
@@ -35,7 +38,7 @@ struct rates_view::plots {
 
 rates_view::rates_view(QWidget* parent)
     : view(parent)
-    , m_plot(new QCustomPlot(this))
+    , m_plot(make_opaque_plot(this))
 {
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
@@ -83,9 +86,9 @@ void rates_view::rebuild(const frame& f)
         auto& g = m_p->s[side];
         auto graph = [&](int r, const QString& name) {
             QCPGraph* gr
-                = m_plot->addGraph(m_p->rects[r]->axis(QCPAxis::atBottom), m_p->rects[r]->axis(QCPAxis::atLeft));
+                = add_batched_graph(m_p->rects[r]->axis(QCPAxis::atBottom), m_p->rects[r]->axis(QCPAxis::atLeft));
             gr->setName(pre + name);
-            gr->addToLegend(legends[r]);
+            add_to_legend(gr, legends[r]);
             return gr;
         };
         g.pcp = graph(r_allocs, tr("allocations from PCP lists"));

@@ -37,17 +37,28 @@ controls_panel::controls_panel(QWidget* parent)
     : QWidget(parent)
 {
     auto* lay = new QVBoxLayout(this);
-    lay->addWidget(machine_group());
+    m_replay_note = new QLabel(tr("<b>Replay:</b> the recording's machine, switches and workload, read-only "
+                                  "(File &gt; Back to live machine to change them)"));
+    m_replay_note->setObjectName(QStringLiteral("replay-note"));
+    m_replay_note->setWordWrap(true);
+    m_replay_note->hide();
+    lay->addWidget(m_replay_note);
     auto* sw = new QGroupBox(tr("Patch switches (the five seeds)"));
     sw->setToolTip(tr("Each seed patch as a switch; flipping one acts on the running machine at once"));
     auto* swl = new QVBoxLayout(sw);
     m_switches = new switch_table;
     swl->addWidget(m_switches);
-    lay->addWidget(sw);
-    lay->addWidget(workload_group());
-    lay->addWidget(sysctl_group());
+    m_recorded_groups = {machine_group(), sw, workload_group(), sysctl_group()};
+    for (QWidget* g : m_recorded_groups) lay->addWidget(g);
     lay->addWidget(run_group());
     lay->addStretch(1);
+}
+
+void controls_panel::set_replay(bool on)
+{
+    m_replay = on;
+    m_replay_note->setVisible(on);
+    for (QWidget* g : m_recorded_groups) g->setEnabled(!on);
 }
 
 QWidget* controls_panel::machine_group()

@@ -32,6 +32,11 @@ public:
     // switches is on its way), the nodes and zones on offer.
     void show_snapshot(const sim::snapshot& a, const sim::snapshot* b, bool sync_switches = true);
     void set_speed(double vns_per_wall_s); // without emitting
+    // During a replay the machine, switches, workload and sysctls show the recording's setup (show_setup with
+    // setup_of_recording) and are disabled: nothing can change how a recording was made. Run control and the
+    // zone shown stay live, they act on the replay.
+    void set_replay(bool on);
+    bool replay() const { return m_replay; }
 
     switch_table* switches() const { return m_switches; }
     QComboBox* preset_box() const { return m_preset; }
@@ -66,6 +71,9 @@ private:
     void emit_selection();
 
     switch_table* m_switches = nullptr;
+    std::vector<QWidget*> m_recorded_groups; // what set_replay disables
+    QLabel* m_replay_note = nullptr;
+    bool m_replay = false;
     QComboBox* m_preset = nullptr;
     QComboBox* m_era = nullptr;
     QSpinBox* m_seed = nullptr;

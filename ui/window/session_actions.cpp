@@ -7,8 +7,10 @@
 #include "session/figure_export.hpp"
 #include "session/replay_source.hpp"
 #include "session/timeline_bar.hpp"
+#include "window/controls_panel.hpp"
 #include "window/frame_pump.hpp"
 #include "window/qt_text.hpp"
+#include "window/recorded_setup.hpp"
 #include "window/recording_tap.hpp"
 #include "window/view_area.hpp"
 
@@ -142,6 +144,11 @@ void main_window::begin_replay_ui(replay_source* r)
     // A history only appends: after a backward scrub it is rebuilt up to where the replay landed.
     connect(r, &replay_source::rewound, this,
         [this, r] { m_pump->rebuild_history([r](history& h) { r->refill_history(h); }); });
+    // The controls show how the recording was made (its snapshots then move the switch boxes as they were).
+    const session::recording& rec = r->recording();
+    const recorded_setup shown = setup_of_recording(rec.run(r->run()), r->run_b() ? &rec.run(r->run_b()) : nullptr);
+    m_controls->show_setup(shown.setup, shown.resolved);
+    m_controls->set_replay(true);
     update_title();
 }
 
@@ -157,6 +164,10 @@ void main_window::end_replay_ui()
         m_replay_bar->hide();
     }
     if (m_live_action) m_live_action->setEnabled(false);
+    if (m_controls->replay()) {
+        m_controls->set_replay(false);
+        m_controls->show_setup(m_setup, m_resolved); // the live machine's again
+    }
 }
 
 timeline_bar* main_window::timeline() const

@@ -3,6 +3,7 @@
 // together. Also saves each view as a PNG (--png DIR) so that the views can be looked at without a display.
 //
 //   pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] [--ab] [--dark] [--png DIR]
+//                    [--size WxH] [--per-frame]
 #include "../../ui/views_harness.hpp"
 
 #include "views/view.hpp"
@@ -33,6 +34,7 @@ struct args {
     long step_us = 200; // virtual time between two frames
     long warmup_ms = 5; // virtual time run before the first measured frame
     bool ab = false, dark = false;
+    bool per_frame = false; // print every frame's CPU times (to tell periodic spikes from noise)
     std::string png;
     int width = 1280, height = 720;
 };
@@ -61,6 +63,8 @@ args parse(int argc, char** argv)
             a.ab = true;
         else if (k == "--dark")
             a.dark = true;
+        else if (k == "--per-frame")
+            a.per_frame = true;
         else if (k == "--png")
             a.png = next();
         else if (k == "--size") {
@@ -70,7 +74,7 @@ args parse(int argc, char** argv)
         } else {
             std::fprintf(stderr,
                 "usage: pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] "
-                "[--ab] [--dark] [--png DIR] [--size WxH]\n");
+                "[--ab] [--dark] [--png DIR] [--size WxH] [--per-frame]\n");
             std::exit(2);
         }
     }
@@ -212,6 +216,12 @@ int main(int argc, char** argv)
             per_view_cpu[v->view_id()].ms.push_back(cpu);
             total += ms;
             total_cpu += cpu;
+        }
+        if (a.per_frame) {
+            std::printf("frame %3d cpu %6.2f ms:", f, total_cpu + append_a + append_b);
+            for (auto* v : views)
+                std::printf(" %s %.2f", v->view_id().toUtf8().constData(), per_view_cpu[v->view_id()].ms.back());
+            std::printf(" history %.2f\n", append_a + append_b);
         }
         all.ms.push_back(total);
         all_cpu.ms.push_back(total_cpu);
