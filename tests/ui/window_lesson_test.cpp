@@ -8,6 +8,7 @@
 #include "window/screenshot.hpp"
 #include "window/view_area.hpp"
 
+#include <QApplication>
 #include <QDockWidget>
 
 #include <catch2/catch.hpp>
@@ -44,6 +45,29 @@ TEST_CASE("a lesson opens in the window's lessons dock by number or by seed", "[
     CHECK(current(*w.lessons_panel()).seed == "002");
     CHECK_FALSE(w.open_lesson_id(QStringLiteral("no-such-lesson")));
     CHECK(current(*w.lessons_panel()).seed == "002"); // unchanged
+}
+
+TEST_CASE("the lessons dock is a tab beside the controls, so the views keep their width", "[ui][window][lesson]")
+{
+    test::running_window rw;
+    main_window& w = *rw.w;
+    w.resize(1600, 1000);
+    auto* area = w.findChild<view_area*>();
+    REQUIRE(area);
+    QApplication::processEvents();
+    const int before = area->width();
+    REQUIRE(w.open_lesson_id(QStringLiteral("03")));
+    QApplication::processEvents();
+    QApplication::processEvents();
+    QDockWidget* lessons = w.lessons_dock();
+    REQUIRE(lessons);
+    CHECK(w.dockWidgetArea(lessons) == Qt::LeftDockWidgetArea);
+    auto* controls = w.findChild<QDockWidget*>(QStringLiteral("controls-dock"));
+    REQUIRE(controls);
+    CHECK(w.tabifiedDockWidgets(controls).contains(lessons));
+    // The left column widens for the prose (at most to a third of the window); the views keep most of theirs.
+    CHECK(area->width() >= before - 200);
+    CHECK(area->width() >= w.width() / 2);
 }
 
 TEST_CASE("lesson 3 in the window: step 1 boots the machine it asks for and its check passes", "[ui][window][lesson]")

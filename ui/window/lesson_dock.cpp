@@ -38,7 +38,11 @@ void main_window::ensure_lesson_dock()
     m_lesson_dock->setToolTip(tr("Step-by-step lessons on the five seed patches, run on the live machine"));
     m_lesson_dock->setWidget(scroll);
     scroll->setMinimumWidth(QFontMetrics(m_lesson_panel->font()).horizontalAdvance(QString(48, QLatin1Char('n'))));
-    addDockWidget(Qt::RightDockWidgetArea, m_lesson_dock);
+    // A tab beside the controls rather than a third column: the steps set the machine up themselves, and the
+    // views keep the width they need (a right-hand column left them half the window).
+    addDockWidget(Qt::LeftDockWidgetArea, m_lesson_dock);
+    tabifyDockWidget(m_controls_dock, m_lesson_dock);
+    m_lesson_dock->raise();
     // The prose needs room; a window already shown lays the new dock out only after this returns.
     auto widen = [this] { resizeDocks({m_lesson_dock}, {std::max(520, width() / 3)}, Qt::Horizontal); };
     widen();
