@@ -1,6 +1,7 @@
 // pcplab-cli: the headless front end. Dispatches to a subcommand; usage errors exit 2 with one line on stderr.
 #include "args.hpp"
 #include "commands.hpp"
+#include "sim/host_malloc.hpp"
 
 #include <cstdio>
 #include <exception>
@@ -93,6 +94,7 @@ int run(const std::vector<std::string>& argv)
 
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse();
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
         return run(args);

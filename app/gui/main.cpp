@@ -1,5 +1,6 @@
 // pcplab: the live window (ui/window), or a screenshot of it. Flags are checked before any display is touched,
 // so --help and a bad flag work everywhere; a screenshot without a display runs offscreen.
+#include "sim/host_malloc.hpp"
 #include "window/command_line.hpp"
 #include "window/main_window.hpp"
 #include "window/screenshot.hpp"
@@ -12,6 +13,7 @@
 
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse();
     using namespace pcplab::ui;
     QStringList args;
     for (int i = 1; i < argc; ++i) args << QString::fromLocal8Bit(argv[i]);

@@ -115,6 +115,7 @@ struct engine::impl final : public mm::lock_ops {
     std::vector<sim_event> events; // from events_base on (engine::release_events)
     std::vector<lock_hold_record> holds; // from holds_base on
     std::uint64_t events_base = 0, holds_base = 0, holds_dropped = 0;
+    unsigned events_sparse_releases = 0, holds_sparse_releases = 0; // see drop_front (engine_control.cpp)
     std::vector<std::int64_t> last_high_event; // per (cpu, zone slot): number of its last pcp_high_change event
     std::vector<std::uint8_t> last_high_cause; // ... and that event's cause
     const char* limits_text = nullptr; // replaces the core's cause text (switch flips)

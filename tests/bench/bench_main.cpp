@@ -9,6 +9,7 @@
 #include "mm/pcp.hpp"
 #include "mm/pcp_limits.hpp"
 #include "mm/verify.hpp"
+#include "sim/host_malloc.hpp"
 #include "sim/preset.hpp"
 
 #include <chrono>
@@ -159,6 +160,7 @@ void bench_boot_meta()
 
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse(); // as every program that runs the engine does
     std::set<std::string> want(argv + 1, argv + argc);
     auto on = [&](const char* n) { return want.empty() || want.count(n); };
     if (on("metadata")) bench_metadata();

@@ -17,6 +17,7 @@
 
 #include "sim/engine.hpp"
 #include "sim/engine_thread.hpp"
+#include "sim/host_malloc.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/preset.hpp"
 
@@ -235,6 +236,7 @@ void bench_session(const std::string& preset, const std::string& workload, doubl
 #ifdef PCPLAB_SESSION_BENCH_MAIN
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse(); // as every program that runs the engine does
     const std::string preset = argc > 1 ? argv[1] : "epyc2-256";
     const std::string workload = argc > 2 ? argv[2] : "kernbench";
     const double ms = argc > 3 ? std::atof(argv[3]) : 1000;

@@ -6,6 +6,7 @@
 // Exit status 0 when every verify passed and memory stayed flat, 1 otherwise, 2 for bad arguments.
 #include "soak_run.hpp"
 
+#include "sim/host_malloc.hpp"
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
 
@@ -50,6 +51,7 @@ bool flat(const soak::soak_result& r)
 
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse(); // as every program that runs the engine does
     std::string preset = "meta-1t-316";
     soak::soak_options opt;
     std::vector<std::string> workloads;

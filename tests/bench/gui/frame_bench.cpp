@@ -11,6 +11,7 @@
 //                    [--window] [--size WxH] [--per-frame]
 #include "../../ui/views_harness.hpp"
 
+#include "sim/host_malloc.hpp"
 #include "views/view.hpp"
 #include "window/view_area.hpp"
 
@@ -147,6 +148,7 @@ double thread_cpu_ms()
 
 int main(int argc, char** argv)
 {
+    pcplab::sim::keep_freed_memory_for_reuse(); // as every program that runs the engine does
     if (!std::getenv("QT_QPA_PLATFORM")) setenv("QT_QPA_PLATFORM", "offscreen", 1);
     QApplication app(argc, argv);
     const args a = parse(argc, argv);
