@@ -30,7 +30,8 @@ session::sampler_options sampling_for(const run_request& req)
 
 } // namespace
 
-sim::run_summary execute_recorded_run(const run_request& req, const std::string& path, int index)
+sim::run_summary execute_recorded_run(
+    const run_request& req, const std::string& path, int index, const session::hold_rule& holds)
 {
     const auto wall_start = std::chrono::steady_clock::now();
     sim::engine_config ec = engine_config_of(req);
@@ -42,6 +43,7 @@ sim::run_summary execute_recorded_run(const run_request& req, const std::string&
     ro.snapshot_rule = session::describe_sampling(so);
     ro.procfs_rule = session::describe_procfs(so);
     ro.wait_when_full = true; // a CLI recording is complete: the run waits rather than drop a snapshot
+    ro.holds = holds;
     ec.keep_holds = ro.holds.engine_must_keep_holds();
 
     make_configured_workload(req.workload, req.params);

@@ -7,6 +7,8 @@
 #include "machine_args.hpp"
 #include "run_engine.hpp"
 
+#include "session/hold_sampling.hpp"
+
 #include "sim/run_summary.hpp"
 #include "sim/workload.hpp"
 
@@ -39,6 +41,7 @@ std::vector<flag_spec> run_flags()
             {"--intensity", true, false},
             {"--param", true, true},
             {"--record", true, false},
+            {"--record-holds", true, false},
         });
     return flags;
 }
@@ -80,6 +83,8 @@ std::string run_help()
           "  --init-threads N         deferred-init threads per node (needs parallel-deferred-init)\n"
           "  --json                   one JSON object (see README, \"pcplab-cli run\")\n"
           "  --record FILE            also record the run(s) to FILE (SQLite; docs/recording-schema.md)\n"
+          "  --record-holds RULE      which zone->lock holds the recording keeps: all (default), none, 1/N,\n"
+          "                           or 1/N+over:T (one in N plus every hold of at least T, e.g. 1/10+over:5us)\n"
           "\n"
           "Switches:"
         + names + "\n";
@@ -120,6 +125,15 @@ int cmd_run(const std::vector<std::string>& args)
             throw cli_error("--param " + text + ": '" + value + "' is not a number");
         req.params.emplace_back(text.substr(0, eq), v);
     }
+    session::hold_rule holds;
+    if (auto h = a.get("--record-holds")) {
+        if (!a.has("--record")) throw cli_error("--record-holds: needs --record FILE");
+        auto rule = session::hold_rule::parse(*h);
+        if (!rule)
+            throw cli_error(
+                "--record-holds: '" + *h + "' is not a rule (all, none, 1/N or 1/N+over:T, e.g. 1/10+over:5us)");
+        holds = *rule;
+    }
     make_configured_workload(req.workload, req.params); // a refused parameter is a usage error
     sim::machine_options opts = machine_options_from_args(a);
 
@@ -135,7 +149,7 @@ int cmd_run(const std::vector<std::string>& args)
     const std::uint64_t first_seed = req.seed;
     for (int i = 0; i < repeat; ++i) {
         req.seed = first_seed + static_cast<std::uint64_t>(i);
-        runs.push_back(a.has("--record") ? execute_recorded_run(req, *a.get("--record"), i) : execute_run(req));
+        runs.push_back(a.has("--record") ? execute_recorded_run(req, *a.get("--record"), i, holds) : execute_run(req));
     }
 
     std::string out;

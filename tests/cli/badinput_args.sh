@@ -38,6 +38,11 @@ check_table <<ROWS
 2	--repeat	is too large	$R --repeat $big
 2	--repeat	must be at least 1	$R --repeat -2
 2	--repeat	at most 1000 runs	$R --repeat 1001
+2	--record-holds	needs --record FILE	$R --record-holds all
+2	--record-holds	is not a rule	$R --record /nonexistent-dir/r.db --record-holds 1/0
+2	--record-holds	is not a rule	$R --record /nonexistent-dir/r.db --record-holds 1/$big
+2	--record-holds	is not a rule	$R --record /nonexistent-dir/r.db --record-holds -1/10
+2	--record-holds	is not a rule	$R --record /nonexistent-dir/r.db --record-holds 1/10+over:-5us
 2	--seed	too large for 3 runs	$R --seed 18446744073709551615 --repeat 3
 2	--intensity	must be at most 100	$R --intensity 1e300
 2	--intensity	must be more than 0	$R --intensity -1

@@ -26,6 +26,25 @@ for e in j["traceEvents"]:
 assert ph.get("X", 0) > 0 and ph.get("C", 0) > 0 and ph.get("M", 0) > 0, ph
 PY
 
+# A sampled hold rule: written into the file (and the trace's header), and fewer lock-hold slices than
+# with every hold kept (the run is the same: same preset, workload, seed and duration).
+run run --preset classroom --workload kernbench --duration 10ms --record "$tmp/s.db" --record-holds 1/10+over:50us
+[ "$rc" -eq 0 ] || fail "record sampled: exit $rc: $(cat "$tmp/err")"
+run export "$tmp/s.db" --format perfetto --out "$tmp/sampled.json"
+[ "$rc" -eq 0 ] || fail "export perfetto (sampled): exit $rc: $(cat "$tmp/err")"
+python3 - "$tmp/trace.json" "$tmp/sampled.json" <<'PY' || fail "sampled holds: rule or count"
+import json, sys
+def lock_slices(path):
+    j = json.load(open(path))
+    names = {(e["pid"], e["tid"]): e["args"]["name"] for e in j["traceEvents"] if e["ph"] == "M" and e["name"] == "thread_name"}
+    n = sum(1 for e in j["traceEvents"] if e["ph"] == "X" and names.get((e["pid"], e["tid"]), "").startswith("zone->lock"))
+    return j["otherData"]["holds_rule"], n
+all_rule, all_n = lock_slices(sys.argv[1])
+rule, n = lock_slices(sys.argv[2])
+assert all_rule == "all" and rule == "1/10+over:50us", (all_rule, rule)
+assert 0 < n < all_n / 5, (n, all_n)
+PY
+
 run export "$tmp/r.db" --format zoneinfo
 head -1 "$tmp/out" | grep -qE "^time: [0-9]+$" || fail "zoneinfo: no time: line"
 sed -n 2p "$tmp/out" | grep -q "^Node 0, zone      DMA" || fail "zoneinfo: not a zoneinfo after time:"
