@@ -75,6 +75,9 @@ void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds in
         m_engine->boot(&obs);
         // Paced: the real boot is done; the modelled timeline is shown to its end (or until a stop).
         shown.host_finished();
+        // Shown at once: where the host was slower than the modelled timeline (a sanitizer build, a loaded
+        // host) the loop below has nothing left to wait for, and the boot's finished state must still appear.
+        show(m_engine->machine());
         while (shown.paced() && !shown.done(boot_presenter::clock::now()) && !(stop && stop())) {
             const auto left = shown.remaining(boot_presenter::clock::now());
             std::this_thread::sleep_for(std::min<boot_presenter::clock::duration>(left, interval));
