@@ -10,6 +10,7 @@
 
 #include "mm/page_alloc.hpp"
 #include "mm/pcp.hpp"
+#include "mm/struct_page_touch.hpp"
 
 #include <algorithm>
 #include <stdexcept>
@@ -176,10 +177,7 @@ void engine::impl::do_free(int cpu, const cpu_action& a)
     const auto ucpu = static_cast<std::size_t>(cpu);
     const vtime_ns t0 = clock[ucpu];
     caches->cpu(cpu)->prefetch(a.pfn); // free_unref_page touches it; overlaps the memmap miss just below
-    if (a.next_pfn != mm::NO_PFN) { // this CPU's next free, a round of CPUs from now
-        __builtin_prefetch(&m->pfn_to_page(a.next_pfn), 1);
-        caches->cpu(cpu)->prefetch(a.next_pfn);
-    }
+    mm::prefetch_struct_page(ctxs[ucpu], a.next_pfn); // this CPU's next free, a round of CPUs from now
     mm::zone& z = m->page_zone(m->pfn_to_page(a.pfn));
     mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
     const int high_before = pcp.high;

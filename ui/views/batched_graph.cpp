@@ -43,12 +43,15 @@ protected:
         for (qsizetype i = 1; i < pts.size(); ++i) {
             if (!valid(pts[i - 1]) || !valid(pts[i])) continue;
             const QLineF seg(snap(pts[i - 1]), snap(pts[i]));
-            // A level run (a rate of zero, a saturated share) is one segment, not one per sample.
-            if (!m_segments.isEmpty() && seg.y1() == seg.y2() && m_segments.back().y1() == m_segments.back().y2()
-                && m_segments.back().p2() == seg.p1() && m_segments.back().y2() == seg.y1() && seg.x2() >= seg.x1()
-                && m_segments.back().x2() >= m_segments.back().x1()) {
-                m_segments.back().setP2(seg.p2());
-                continue;
+            // A level run (a rate of zero, a saturated share) is one segment, not one per sample: both level,
+            // joined end to start, both drawn left to right (so the merged one covers both).
+            if (!m_segments.isEmpty()) {
+                QLineF& last = m_segments.back();
+                if (seg.y1() == seg.y2() && last.y1() == last.y2() && last.p2() == seg.p1() && seg.x2() >= seg.x1()
+                    && last.x2() >= last.x1()) {
+                    last.setP2(seg.p2());
+                    continue;
+                }
             }
             m_segments.push_back(seg);
         }

@@ -17,13 +17,6 @@ switch_overrides recorded_switches(const session::run_record& r)
     return out;
 }
 
-mm::patch_set switches_on(const switch_overrides& sw)
-{
-    mm::patch_set ps;
-    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) ps.on[i] = sw[i].value_or(false);
-    return ps;
-}
-
 } // namespace
 
 recorded_setup setup_of_recording(const session::run_record& a, const session::run_record* b)
@@ -48,10 +41,10 @@ recorded_setup setup_of_recording(const session::run_record& a, const session::r
     const auto era = mm::kernel_version::parse(a.era);
     r.machine.spec.era = a.era;
     if (era) r.machine.era = r.machine.requested = r.a.era = *era;
-    r.machine.patches = r.a.patches = switches_on(s.sw_a);
+    r.machine.patches = r.a.patches = effective_switches(mm::patch_set{}, s.sw_a);
     if (b) {
         r.b = r.a;
-        r.b->patches = switches_on(s.sw_b);
+        r.b->patches = effective_switches(mm::patch_set{}, s.sw_b);
     }
     return out;
 }
