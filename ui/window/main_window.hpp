@@ -15,6 +15,7 @@
 #include <QPointer>
 
 #include <atomic>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <thread>
@@ -83,6 +84,7 @@ public:
     QString start_recording(const QString& path); // the live run(s) from now on, A and B in A/B mode
     QString stop_recording();
     bool recording() const;
+    std::uint64_t recorded_snapshots() const; // written to the file so far by the recording in progress
     QString compare_recordings(const QStringList& paths); // a window with compare_view; needs two or more
     // The current view's plot (PNG, SVG or PDF by the extension) at its size; a view without a plot as an
     // image of the view.

@@ -225,6 +225,11 @@ bool main_window::recording() const
     return m_tap->active();
 }
 
+std::uint64_t main_window::recorded_snapshots() const
+{
+    return m_tap->written();
+}
+
 void main_window::show_recording_state()
 {
     if (!m_status_record) {
