@@ -40,13 +40,6 @@ double number(const std::string& flag, const char* text, double lo, double hi)
     return v;
 }
 
-// Memory is flat when the end is within 64 MiB + 2% of the start (allocator caches and the odd page of
-// the workload's own bookkeeping; a leak per event or per second is far larger over a soak).
-bool flat(const soak::soak_result& r)
-{
-    return r.rss_end_kib - r.rss_start_kib <= 64 * 1024 + r.rss_start_kib / 50;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -96,10 +89,10 @@ int main(int argc, char** argv)
     bool ok = true;
     for (const auto& w : workloads) {
         soak::soak_result r = soak::soak_workload(cfg, w, opt);
-        std::printf("%s%s\n", soak::soak_line(r).c_str(), flat(r) ? "" : "  MEMORY GREW");
+        std::printf("%s%s\n", soak::soak_line(r).c_str(), soak::memory_flat(r) ? "" : "  MEMORY GREW");
         for (const auto& e : r.errors) std::printf("  %s\n", e.c_str());
         std::fflush(stdout);
-        ok = ok && r.ok() && flat(r);
+        ok = ok && r.ok() && soak::memory_flat(r);
     }
     return ok ? 0 : 1;
 }

@@ -83,7 +83,8 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
     // The start is measured after a first verify(): its working memory (one mark per frame, hundreds of
     // MiB on a terabyte machine) stays with the allocator and is not growth of the run.
     if (!check("t=0ms after boot")) return r;
-    r.rss_start_kib = r.rss_max_kib = rss_kib();
+    r.rss_start_kib = r.rss_max_kib = r.rss_settled_kib = rss_kib();
+    bool settled = false;
 
     const auto flips = flip_schedule(opt);
     std::size_t next_flip = 0;
@@ -110,6 +111,8 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
             if (!check(at)) return r;
             const long rss = rss_kib();
             r.rss_max_kib = std::max(r.rss_max_kib, rss);
+            if (!settled) r.rss_settled_kib = rss;
+            settled = true;
             if (opt.progress)
                 opt.progress(workload + " " + at + " events " + std::to_string(r.events + e.events_processed())
                     + " rss " + std::to_string(rss / 1024) + " MiB");
@@ -133,6 +136,11 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
     return r;
 }
 
+bool memory_flat(const soak_result& r)
+{
+    return r.rss_end_kib - r.rss_settled_kib <= 64 * 1024 + r.rss_settled_kib / 50;
+}
+
 std::string soak_line(const soak_result& r)
 {
     char buf[512];
@@ -140,10 +148,11 @@ std::string soak_line(const soak_result& r)
     const double cpu = r.run_cpu_s > 0 ? r.run_cpu_s : 1e-9;
     std::snprintf(buf, sizeof buf,
         "%-12s %8.3f virtual s %12llu events  %7.1f s wall %7.1f s CPU (+%.1f s boot)  %7.4f virtual s/CPU s"
-        "  %5.2f M events/CPU s  %5d verifies %3d flips %3d reboots  RSS start %ld / max %ld / end %ld MiB  %s",
+        "  %5.2f M events/CPU s  %5d verifies %3d flips %3d reboots"
+        "  RSS start %ld / at 1 s %ld / max %ld / end %ld MiB  %s",
         r.workload.c_str(), vs, static_cast<unsigned long long>(r.events), r.run_wall_s, r.run_cpu_s, r.boot_wall_s,
         vs / cpu, static_cast<double>(r.events) / cpu / 1e6, r.verifies, r.flips, r.reboots, r.rss_start_kib / 1024,
-        r.rss_max_kib / 1024, r.rss_end_kib / 1024, r.ok() ? "ok" : "INVARIANT FAILURE");
+        r.rss_settled_kib / 1024, r.rss_max_kib / 1024, r.rss_end_kib / 1024, r.ok() ? "ok" : "INVARIANT FAILURE");
     return buf;
 }
 

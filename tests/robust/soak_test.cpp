@@ -61,3 +61,15 @@ TEST_CASE("a finite workload is rebooted when it finishes, and memory stays flat
     CHECK(r.virtual_ns == opt.duration_ns);
     CHECK(r.rss_end_kib - r.rss_start_kib < 32 * 1024);
 }
+
+TEST_CASE("the soak's memory rule leaves out the first virtual second and flags growth after it")
+{
+    soak::soak_result r;
+    r.rss_start_kib = 3000 * 1024;
+    r.rss_settled_kib = r.rss_end_kib = 4300 * 1024; // a workload that filled a terabyte in its first second
+    CHECK(soak::memory_flat(r));
+    r.rss_end_kib = r.rss_settled_kib + 64 * 1024 + r.rss_settled_kib / 50; // allocator caches: the allowance
+    CHECK(soak::memory_flat(r));
+    r.rss_end_kib += 1024; // a MiB more than that after the first second: growth of the run
+    CHECK_FALSE(soak::memory_flat(r));
+}
