@@ -157,7 +157,8 @@ TEST_CASE("recording from the window writes the live run to a file a recording o
     REQUIRE(test::wait_until([&] { return test::running(w) && test::shown_b(w); }));
     REQUIRE(w.start_recording(ab_path).isEmpty());
     const std::uint64_t t1 = test::shown_a(w)->sim_time_ns;
-    REQUIRE(test::wait_until([&] { return test::running(w, t1 + 50'000'000); }));
+    // Two published pairs in the file as well as 50 ms of the run, for the reason given above.
+    REQUIRE(test::wait_until([&] { return test::running(w, t1 + 50'000'000) && w.recorded_snapshots() >= 4; }));
     REQUIRE(w.stop_recording().isEmpty());
     const session::recording ab(ab_path.toStdString());
     std::set<int> sides;
