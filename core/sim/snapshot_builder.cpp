@@ -134,13 +134,25 @@ void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options
     s.totals.pcp_resident_pages = static_cast<std::uint64_t>(resident);
 }
 
+namespace
+{
+
+// A zone-lock record whose wait, the interval [start - wait_ns, start), covers `t`.
+bool waits_at(const lock_hold_record& h, vtime_ns t)
+{
+    if (h.kind != mm::lock_kind::zone_lock || h.wait_ns == 0) return false;
+    const vtime_ns from = h.start >= h.wait_ns ? h.start - h.wait_ns : 0;
+    return from <= t && t < h.start;
+}
+
+} // namespace
+
 int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t)
 {
     std::vector<int> seen;
     for (const auto& h : holds) {
-        if (h.kind != mm::lock_kind::zone_lock || h.node != node || h.zone != zone || h.wait_ns == 0) continue;
-        vtime_ns from = h.start >= h.wait_ns ? h.start - h.wait_ns : 0;
-        if (from <= t && t < h.start && std::find(seen.begin(), seen.end(), h.cpu) == seen.end()) seen.push_back(h.cpu);
+        if (h.node != node || h.zone != zone || !waits_at(h, t)) continue;
+        if (std::find(seen.begin(), seen.end(), h.cpu) == seen.end()) seen.push_back(h.cpu);
     }
     return static_cast<int>(seen.size());
 }
@@ -151,6 +163,12 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
     const vtime_ns now = s.sim_time_ns;
     const vtime_ns interval = now > cur.prev_time ? now - cur.prev_time : 0;
     if (cur.prev_waiting_ns.size() != locks.size()) cur.prev_waiting_ns.assign(locks.size(), 0);
+    // The few records still waiting now, found in one pass for all the locks (the interval's records are
+    // thousands per lock on a large machine, and a snapshot is taken hundreds of times a virtual second).
+    std::vector<lock_hold_record> waiting;
+    if (holds_kept)
+        for (const auto& h : holds)
+            if (waits_at(h, now)) waiting.push_back(h);
     for (std::size_t i = 0; i < locks.size(); ++i) {
         const lock_metrics& lm = locks[i];
         int zi = s.zone_index(lm.node, lm.zone);
@@ -163,7 +181,7 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
         ls.contention_pct = now ? 100.0 * static_cast<double>(lm.waiting_ns) / static_cast<double>(now) : 0;
         ls.contention_pct_recent = interval ? 100.0 * static_cast<double>(recent) / static_cast<double>(interval) : 0;
         ls.someone_waiting = lm.waiting_until > now;
-        ls.waiting_cpus_now = holds_kept ? waiting_cpus_at(holds, lm.node, lm.zone, now) : -1;
+        ls.waiting_cpus_now = holds_kept ? waiting_cpus_at(waiting, lm.node, lm.zone, now) : -1;
     }
     cur.prev_time = now;
 }

@@ -8,7 +8,8 @@
 // from the throughput during the run.
 // The engine thread's CPU time is the figure that holds on a loaded host (the writer runs on another core);
 // the wall figure also counts waiting for the writer, which a host with a spare core does not.
-// Variants run alternately `reps` times; the best of each is compared (noise only ever adds time).
+// Variants run alternately, `reps` rounds; shown are the best of each (noise mostly adds time) and the median
+// over the rounds of each variant's throughput over plain's in the same round (robust to a host that drifts).
 //   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS]]]]
 // Also compiled into pcplab_bench (without this main) as bench_session().
 #include "session/engine_sampler.hpp"
@@ -21,6 +22,7 @@
 #include "sim/machine_config.hpp"
 #include "sim/preset.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,7 @@
 #include <string>
 #include <unistd.h>
 #include <variant>
+#include <vector>
 
 using namespace pcplab;
 
@@ -201,29 +204,46 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
     return r;
 }
 
-void print(const char* what, const timing& t, const timing& base)
+// Every run of each variant, round by round (a round runs each variant once, one after another).
+struct rounds {
+    std::vector<std::vector<timing>> runs; // [variant][round]
+    // The fastest run of variant v by engine CPU (noise mostly adds time).
+    const timing& best(std::size_t v) const
+    {
+        return *std::max_element(
+            runs[v].begin(), runs[v].end(), [](const timing& x, const timing& y) { return x.eps_cpu() < y.eps_cpu(); });
+    }
+    // The median over the rounds of variant v's throughput over variant 0's in the same round: a host whose
+    // speed drifts (a shared VM) moves both runs of a round alike.
+    double median_ratio(std::size_t v) const
+    {
+        std::vector<double> r;
+        for (std::size_t i = 0; i < runs[v].size(); ++i) r.push_back(runs[v][i].eps_cpu() / runs[0][i].eps_cpu());
+        std::sort(r.begin(), r.end());
+        return r.empty() ? 0 : (r[(r.size() - 1) / 2] + r[r.size() / 2]) / 2;
+    }
+};
+
+template <typename F> rounds run_rounds(int reps, int variants, F run)
 {
-    std::printf("  %-28s wall %7.3f s  engine cpu %7.3f s  %6.2f M events/cpu-s  %6.1f%% of plain (wall %5.1f%%)", what,
-        t.wall, t.engine_cpu, t.eps_cpu() / 1e6, 100 * t.eps_cpu() / base.eps_cpu(),
-        100 * t.eps_wall() / base.eps_wall());
+    rounds r;
+    r.runs.resize(static_cast<std::size_t>(variants));
+    for (int i = 0; i < reps; ++i)
+        for (int v = 0; v < variants; ++v) r.runs[static_cast<std::size_t>(v)].push_back(run(v));
+    return r;
+}
+
+void print(const char* what, const rounds& r, std::size_t v)
+{
+    const timing& t = r.best(v);
+    const timing& base = r.best(0);
+    std::printf("  %-28s best: %6.2f M events/cpu-s  %6.1f%% of plain (wall %5.1f%%)  median of rounds %6.1f%%", what,
+        t.eps_cpu() / 1e6, 100 * t.eps_cpu() / base.eps_cpu(), 100 * t.eps_wall() / base.eps_wall(),
+        100 * r.median_ratio(v));
     if (t.snapshots)
         std::printf("  %llu snapshots, %llu holds", (unsigned long long)t.snapshots, (unsigned long long)t.holds);
     if (t.setup_cpu > 0) std::printf(", setup %.1f ms", t.setup_cpu * 1e3);
     std::printf("\n");
-}
-
-// The best (fastest by engine CPU) of `reps` runs of each variant, run alternately so that drift on the host
-// affects all alike.
-template <typename F> std::vector<timing> best_of(int reps, int variants, F run)
-{
-    std::vector<timing> best(static_cast<std::size_t>(variants));
-    for (int i = 0; i < reps; ++i)
-        for (int v = 0; v < variants; ++v) {
-            timing t = run(v);
-            auto& b = best[static_cast<std::size_t>(v)];
-            if (i == 0 || t.eps_cpu() > b.eps_cpu()) b = t;
-        }
-    return best;
 }
 
 } // namespace
@@ -233,16 +253,16 @@ void bench_session(const std::string& preset, const std::string& workload, doubl
     const sim::engine_config cfg = config_for(preset, workload);
     const auto dur = static_cast<sim::vtime_ns>(duration_ms * 1e6);
     const std::string path = scratch("rec");
-    std::printf("session: recording overhead, %s / %s, %.0f ms virtual, best of %d\n", preset.c_str(), workload.c_str(),
+    std::printf("session: recording overhead, %s / %s, %.0f ms virtual, %d rounds\n", preset.c_str(), workload.c_str(),
         duration_ms, reps);
-    const auto cli = best_of(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
-    print("cli plain", cli[0], cli[0]);
-    print("cli engine keeps holds", cli[1], cli[0]);
-    print("cli recorded, holds all", cli[2], cli[0]);
-    print("cli recorded, holds none", cli[3], cli[0]);
-    const auto live = best_of(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
-    print("live plain (keeps holds)", live[0], live[0]);
-    print("live recorded, holds all", live[1], live[0]);
+    const auto cli = run_rounds(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
+    print("cli plain", cli, 0);
+    print("cli engine keeps holds", cli, 1);
+    print("cli recorded, holds all", cli, 2);
+    print("cli recorded, holds none", cli, 3);
+    const auto live = run_rounds(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
+    print("live plain (keeps holds)", live, 0);
+    print("live recorded, holds all", live, 1);
 }
 
 #ifdef PCPLAB_SESSION_BENCH_MAIN
