@@ -32,15 +32,16 @@ std::vector<seed_reference> make_references()
     const std::string k0 = "seed 000 mail, mmtests kernbench ";
     s0.figures = {
         {"normal_batch", "batch of the Normal zones", "pages", 7, 63, false, std::nullopt, change_form::percent,
-            ec::exact, "", true, "seed 000 mail, zoneinfo of all 1024 pagesets (512 x batch 7 -> batch 63)"},
+            ec::exact, "", true, "seed 000 mail, zoneinfo of all 1024 pagesets (512 x batch 7 -> batch 63)", ""},
         {"sys_ns", "system CPU time", "s", 14760.30, 4551.77, false, -69.16, change_form::percent, ec::decrease, "",
-            false, k0 + "Amean syst-256"},
+            false, k0 + "Amean syst-256", ""},
         {"build_elapsed_s", "elapsed time", "s", 162.42, 118.46, false, -27.06, change_form::percent, ec::decrease, "",
-            false, k0 + "Amean elsp-256"},
+            false, k0 + "Amean elsp-256", ""},
         {"user_ns", "user CPU time", "s", 13249.50, 15928.40, false, 20.22, change_form::percent, ec::increase, "",
-            false, k0 + "Amean user-256 (worse with the fix)"},
+            false, k0 + "Amean user-256 (worse with the fix)", ""},
         {"zone_lock_wait_ns", "zone->lock wait", "ns", std::nullopt, std::nullopt, false, std::nullopt,
-            change_form::percent, ec::decrease, "", false, "seed 000 mail: the profile blamed zone->lock contention"},
+            change_form::percent, ec::decrease, "", false, "seed 000 mail: the profile blamed zone->lock contention",
+            ""},
     };
     out.push_back(std::move(s0));
 
@@ -66,7 +67,7 @@ std::vector<seed_reference> make_references()
             "+5%. The rate is taken over 4 whole loops per task (see page_fault1.cpp)"},
         {"fpb_hold_mean_ns", "mean zone->lock hold in free_pcppages_bulk", "ns", std::nullopt, std::nullopt, false,
             std::nullopt, change_form::percent, ec::decrease, "", false,
-            "seed 001 mail: picking moves out of the critical section"},
+            "seed 001 mail: picking moves out of the critical section", ""},
     };
     out.push_back(std::move(s1));
 
@@ -83,15 +84,15 @@ std::vector<seed_reference> make_references()
     const std::string k2 = "seed 002 cover letter";
     s2.figures = {
         {"build_elapsed_s", "build time", "s", std::nullopt, std::nullopt, false, -3.5, change_form::percent,
-            ec::decrease, "", false, k2},
+            ec::decrease, "", false, k2, ""},
         {"contention_pct", "zone->lock contention", "%", 11.0, 0.5, false, -95.45, change_form::percent, ec::decrease,
-            "", true, k2 + " (cycles% of spinlock contention; the table quotes 14.0% -> 0.5%)"},
+            "", true, k2 + " (cycles% of spinlock contention; the table quotes 14.0% -> 0.5%)", ""},
         {"free_high_drains", "free_high drains", "", std::nullopt, std::nullopt, false, -65.6, change_form::percent,
-            ec::decrease, "", false, k2},
+            ec::decrease, "", false, k2, ""},
         {"zone_allocs", "pages allocated from the zone", "", std::nullopt, std::nullopt, false, -83.9,
-            change_form::percent, ec::decrease, "", false, k2},
+            change_form::percent, ec::decrease, "", false, k2, ""},
         {"pcp_resident_pages", "pages on PCP lists", "", std::nullopt, std::nullopt, false, std::nullopt,
-            change_form::percent, ec::increase, "", false, k2 + " (cost noted: average used memory up to +18.4%)"},
+            change_form::percent, ec::increase, "", false, k2 + " (cost noted: average used memory up to +18.4%)", ""},
     };
     out.push_back(std::move(s2));
 
@@ -108,11 +109,11 @@ std::vector<seed_reference> make_references()
     s3.figures = {
         {"covered_max_pages", "largest single zone->lock hold of the batched callers", "pages", 2000, std::nullopt,
             true, std::nullopt, change_form::percent, ec::at_most_bound, "max_batch", false,
-            "seed 003 cover letter: 2k+ pages freed under zone->lock; the series frees pcp->batch at a time"},
+            "seed 003 cover letter: 2k+ pages freed under zone->lock; the series frees pcp->batch at a time", ""},
         {"hold_ns_max", "longest zone->lock hold", "ns", std::nullopt, std::nullopt, false, std::nullopt,
-            change_form::percent, ec::decrease, "", false, "seed 003 cover letter: softlockups, RCU stalls"},
+            change_form::percent, ec::decrease, "", false, "seed 003 cover letter: softlockups, RCU stalls", ""},
         {"holds_over_threshold", "zone->lock holds over the threshold", "", std::nullopt, std::nullopt, false,
-            std::nullopt, change_form::percent, ec::decrease, "", false, "seed 003 cover letter"},
+            std::nullopt, change_form::percent, ec::decrease, "", false, "seed 003 cover letter", ""},
         {"score", "stress-vm throughput (bogo ops)", "", std::nullopt, std::nullopt, false, 4.85, change_form::percent,
             ec::neutral_or_better, "", false, "seed 003 cover letter: +4.85% (--vm 10 x 30G), -0.02% (--vm 50 x 5G)",
             "bogo ops as stress-ng counts them (one per 32 KiB the methods process, see stress_vm.cpp). The switch "
@@ -135,7 +136,7 @@ std::vector<seed_reference> make_references()
     s4.benchmark = "boot, max deferred-init time per node (3 boots)";
     s4.figures = {
         {"deferred_init_max_ms", "max deferred-init time per node", "ms", 5860, 613, false, 9.56, change_form::factor,
-            ec::decrease, "", false, "seed 004 RFC, E5-2699 v4 table (ktask: 9.56x)"},
+            ec::decrease, "", false, "seed 004 RFC, E5-2699 v4 table (ktask: 9.56x)", ""},
     };
     out.push_back(std::move(s4));
     return out;
