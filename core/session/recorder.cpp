@@ -84,7 +84,7 @@ void recorder::writer_loop()
 {
     // Runs the recorder opened by itself, by (side, generation); an explicit run takes every snapshot.
     std::map<std::pair<int, std::uint64_t>, std::int64_t> auto_runs;
-    std::optional<std::int64_t> explicit_run;
+    std::int64_t explicit_run = 0; // 0: none (a run id is a rowid, from 1 on), as for last_run below
     std::uint64_t drops_seen = 0;
     std::int64_t last_run = 0; // the run of the latest snapshot: drops after it are counted there
     // Snapshots dropped since the last count, charged to `run` (the drop happened while it was recording).
@@ -113,7 +113,7 @@ void recorder::writer_loop()
                 case item::kind::snapshot: {
                     const auto& s = *it.snap;
                     if (explicit_run) {
-                        run = *explicit_run;
+                        run = explicit_run;
                     } else {
                         auto key = std::make_pair(s.side, s.run.generation);
                         auto found = auto_runs.find(key);
@@ -151,9 +151,9 @@ void recorder::writer_loop()
                 case item::kind::end:
                     note_drops(last_run, dropped_now);
                     last_run = 0;
-                    if (explicit_run) m_writer->end_run(*explicit_run, it.a, it.b);
+                    if (explicit_run) m_writer->end_run(explicit_run, it.a, it.b);
                     for (const auto& [key, r] : auto_runs) m_writer->end_run(r, it.a, it.b);
-                    explicit_run.reset();
+                    explicit_run = 0;
                     auto_runs.clear();
                     break;
                 }
@@ -175,7 +175,7 @@ void recorder::writer_loop()
             std::lock_guard lk(m_mu);
             note_drops(last_run, m_dropped);
         }
-        if (explicit_run) m_writer->end_run(*explicit_run, "stopped", {});
+        if (explicit_run) m_writer->end_run(explicit_run, "stopped", {});
         for (const auto& [key, r] : auto_runs) m_writer->end_run(r, "stopped", {});
         m_writer->close();
     } catch (const std::exception& e) {
