@@ -56,6 +56,14 @@ std::shared_ptr<snapshot> start(snapshot_cursor& cur, snapshot_context& ctx)
     return s;
 }
 
+// A zone-lock record whose wait, the interval [start - wait_ns, start), covers `t`.
+bool waits_at(const lock_hold_record& h, vtime_ns t)
+{
+    if (h.kind != mm::lock_kind::zone_lock || h.wait_ns == 0) return false;
+    const vtime_ns from = h.start >= h.wait_ns ? h.start - h.wait_ns : 0;
+    return from <= t && t < h.start;
+}
+
 } // namespace
 
 void count_free_blocks(zone_snapshot& zs, const mm::machine& m, const mm::zone& z, std::size_t cap)
@@ -133,19 +141,6 @@ void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options
     }
     s.totals.pcp_resident_pages = static_cast<std::uint64_t>(resident);
 }
-
-namespace
-{
-
-// A zone-lock record whose wait, the interval [start - wait_ns, start), covers `t`.
-bool waits_at(const lock_hold_record& h, vtime_ns t)
-{
-    if (h.kind != mm::lock_kind::zone_lock || h.wait_ns == 0) return false;
-    const vtime_ns from = h.start >= h.wait_ns ? h.start - h.wait_ns : 0;
-    return from <= t && t < h.start;
-}
-
-} // namespace
 
 int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t)
 {

@@ -91,6 +91,24 @@ struct timing {
 
 enum class cli_mode { plain, keep_holds, recorded, recorded_no_holds };
 
+// Runs `e` to `dur`, calling `at_step` at each multiple of `step` before it (a recording's snapshot instants).
+template <typename F> void run_in_steps(sim::engine& e, sim::vtime_ns dur, sim::vtime_ns step, F at_step)
+{
+    for (sim::vtime_ns at = step; at < dur; at += step) {
+        e.run_until(at);
+        at_step();
+    }
+    e.run_until(dur);
+}
+
+// Lock holds a recording kept, over all its runs (read back from the file).
+std::uint64_t holds_written(const std::string& path)
+{
+    std::uint64_t n = 0;
+    for (const auto& run : session::recording(path).runs()) n += run.holds_written;
+    return n;
+}
+
 // The engine as `pcplab-cli run` drives it, or as `run --record` does (cmd_record_run.cpp), or with only the
 // engine's hold log on and released at each snapshot instant (what keeping holds costs the engine by itself).
 // Boot is not timed: it is the same.
@@ -109,17 +127,13 @@ timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& pat
     e.boot();
     timing t;
     const double w0 = wall_s(), c0 = thread_cpu_s();
-    if (mode == cli_mode::plain) {
-        e.run_until(dur);
-        t.engine_cpu = thread_cpu_s() - c0;
-    } else if (mode == cli_mode::keep_holds) {
-        // Released at the recording's snapshot instants, as a reader would: a log nothing drains grows by
-        // tens of MiB over the run, which no real run does.
-        for (sim::vtime_ns at = so.interval_ns; at < dur; at += so.interval_ns) {
-            e.run_until(at);
-            e.release_holds(e.holds_released() + e.holds().size());
-        }
-        e.run_until(dur);
+    if (!record) {
+        // keep_holds releases the log at the recording's snapshot instants, as a reader would: a log nothing
+        // drains grows by tens of MiB over the run, which no real run does.
+        if (mode == cli_mode::plain)
+            e.run_until(dur);
+        else
+            run_in_steps(e, dur, so.interval_ns, [&] { e.release_holds(e.holds_released() + e.holds().size()); });
         t.engine_cpu = thread_cpu_s() - c0;
     } else {
         session::recorder rec(path, ro);
@@ -127,11 +141,7 @@ timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& pat
         t.setup_cpu = thread_cpu_s() - c0;
         session::engine_sampler smp(e, rec, so);
         smp.sample(sim::run_state::running);
-        for (sim::vtime_ns at = so.interval_ns; at < dur; at += so.interval_ns) {
-            e.run_until(at);
-            smp.sample(sim::run_state::running);
-        }
-        e.run_until(dur);
+        run_in_steps(e, dur, so.interval_ns, [&] { smp.sample(sim::run_state::running); });
         smp.sample(sim::run_state::stopped, true);
         t.engine_cpu = thread_cpu_s() - c0 - t.setup_cpu;
         rec.end_run("duration", "");
@@ -140,10 +150,7 @@ timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& pat
     }
     t.wall = wall_s() - w0;
     t.events = e.events_processed();
-    if (record) {
-        session::recording back(path);
-        t.holds = back.runs().front().holds_written;
-    }
+    if (record) t.holds = holds_written(path);
     remove_db(path);
     return t;
 }
@@ -197,8 +204,7 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
         r.snapshots = rec->written();
         if (rec->dropped())
             std::printf("    (live recorder dropped %llu snapshots)\n", (unsigned long long)rec->dropped());
-        const session::recording back(path);
-        for (const auto& run : back.runs()) r.holds += run.holds_written;
+        r.holds = holds_written(path);
     }
     remove_db(path);
     return r;
