@@ -60,6 +60,7 @@ void add_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migrate
     p.order = static_cast<std::uint8_t>(order);
     p.pcp_mt = static_cast<std::uint8_t>(migratetype);
     ++area.nr_free;
+    ++area.nr_free_mt[migratetype];
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages += 1L << order;
     ++c.work.buddy_list_ops;
     touch_struct_page(c, z.node, pfn);
@@ -76,6 +77,7 @@ void del_page_from_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int 
     // __ClearPageBuddy: no longer free; "allocated" until the caller says where it went
     p.state = page_state::allocated;
     --area.nr_free;
+    --area.nr_free_mt[migratetype];
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages -= 1L << order;
     ++c.work.buddy_list_ops;
     touch_struct_page(c, z.node, pfn);

@@ -294,6 +294,8 @@ void move_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int old_mt
     else
         lo.add(area.free_list[new_mt], pfn);
     c.m.pfn_to_page(pfn).pcp_mt = static_cast<std::uint8_t>(new_mt);
+    --area.nr_free_mt[old_mt];
+    ++area.nr_free_mt[new_mt];
     // NR_FREE_PAGES leaves out isolated pages
     if (old_mt == MIGRATE_ISOLATE && new_mt != MIGRATE_ISOLATE)
         z.nr_free_pages += 1L << order;

@@ -215,6 +215,7 @@ struct deferred_init::impl {
                             lo.splice_tail(from.free_list[mt], to.free_list[mt]);
                         else
                             lo.splice_head(from.free_list[mt], to.free_list[mt]);
+                        to.nr_free_mt[mt] += from.nr_free_mt[mt];
                     }
                     to.nr_free += from.nr_free;
                 }

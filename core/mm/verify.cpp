@@ -33,6 +33,7 @@ void check_free_lists(checker& ck, const zone& z, unsigned long& listed_pages)
         unsigned long blocks = 0;
         for (unsigned mt = 0; mt < MIGRATE_TYPES; ++mt) {
             pfn_t prev = NO_PFN;
+            const unsigned long blocks_before = blocks;
             for (pfn_t pfn = z.free_area_[o].free_list[mt].first; pfn != NO_PFN; pfn = ck.m.pfn_to_page(pfn).next) {
                 const page& p = ck.m.pfn_to_page(pfn);
                 if (!z.zone_spans_pfn(pfn) || p.state != page_state::buddy || p.order != o || p.prev != prev) {
@@ -50,6 +51,10 @@ void check_free_lists(checker& ck, const zone& z, unsigned long& listed_pages)
             }
             if (prev != z.free_area_[o].free_list[mt].last)
                 ck.fail(where(z) + ": free list tail pointer is stale at order " + std::to_string(o));
+            if (blocks - blocks_before != z.free_area_[o].nr_free_mt[mt])
+                ck.fail(where(z) + ": nr_free_mt[" + std::to_string(o) + "][" + migratetype_name(mt)
+                    + "] = " + std::to_string(z.free_area_[o].nr_free_mt[mt]) + " but the list holds "
+                    + std::to_string(blocks - blocks_before));
         }
         if (blocks != z.free_area_[o].nr_free)
             ck.fail(where(z) + ": nr_free[" + std::to_string(o) + "] = " + std::to_string(z.free_area_[o].nr_free)

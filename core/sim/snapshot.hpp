@@ -63,8 +63,9 @@ struct zone_snapshot {
     // Free blocks per order (exact) and per order and migratetype (see free_blocks_exact).
     std::array<unsigned long, mm::NR_PAGE_ORDERS> nr_free{};
     std::array<std::array<unsigned long, mm::MIGRATE_TYPES>, mm::NR_PAGE_ORDERS> free_blocks{};
-    // False when two or more lists of one order were longer than snapshot_options::migratetype_walk_cap:
-    // those entries then hold the cap (a lower bound), as /proc/pagetypeinfo prints ">100000".
+    // Exact in every snapshot of this build (the free areas count their lists). False only in recordings of
+    // builds that walked the lists with a cap: entries then held the cap (a lower bound), as
+    // /proc/pagetypeinfo prints ">100000"; the views still show such a recording that way.
     bool free_blocks_exact = true;
     long pcp_pages = 0; // pages on all CPUs' lists of this zone
     lock_snapshot lock;
@@ -176,9 +177,6 @@ struct snapshot_options {
     std::size_t max_events = 10'000; // per snapshot; the rest is counted in events_dropped
     std::size_t max_holds = 65'536;
     bool free_blocks_by_migratetype = true;
-    // Free-list walks stop after this many blocks per list; the one long list of an order is still exact
-    // (nr_free minus the others), so only a second long list makes the counts approximate.
-    std::size_t migratetype_walk_cap = 128;
     bool state_digest = false; // walks every list: for tests and recorders that check determinism
     // The /proc texts: rendered again once this much time has passed since the last rendering (wall time,
     // or virtual time with procfs_virtual_time) and the machine may have changed; 0 = never rendered.

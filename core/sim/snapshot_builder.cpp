@@ -66,33 +66,13 @@ bool waits_at(const lock_hold_record& h, vtime_ns t)
 
 } // namespace
 
-void count_free_blocks(zone_snapshot& zs, const mm::machine& m, const mm::zone& z, std::size_t cap)
+void count_free_blocks(zone_snapshot& zs, const mm::zone& z)
 {
     zs.free_blocks_exact = true;
     for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) {
         const auto& area = z.free_area_[o];
         zs.nr_free[o] = area.nr_free;
-        int saturated = -1;
-        int nr_saturated = 0;
-        unsigned long counted = 0;
-        for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt) {
-            // Walk one block past the cap to learn whether the list is longer than it.
-            unsigned long n = 0;
-            for (mm::pfn_t p = area.free_list[mt].first; p != mm::NO_PFN && n <= cap; p = m.pfn_to_page(p).next) ++n;
-            const bool longer = n > cap;
-            if (longer) n = cap;
-            if (longer) {
-                saturated = static_cast<int>(mt);
-                ++nr_saturated;
-            }
-            zs.free_blocks[o][mt] = n;
-            counted += n;
-        }
-        // One long list per order (the usual case: MOVABLE) is exact by difference with nr_free.
-        if (nr_saturated == 1)
-            zs.free_blocks[o][saturated] += area.nr_free - counted;
-        else if (nr_saturated > 1)
-            zs.free_blocks_exact = false;
+        for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt) zs.free_blocks[o][mt] = area.nr_free_mt[mt];
     }
 }
 
@@ -123,7 +103,7 @@ void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options
             zs.high_min = z.pageset_high_min;
             zs.high_max = z.pageset_high_max;
             if (opt.free_blocks_by_migratetype)
-                count_free_blocks(zs, m, z, opt.migratetype_walk_cap);
+                count_free_blocks(zs, z);
             else
                 for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) zs.nr_free[o] = z.free_area_[o].nr_free;
             for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {

@@ -62,8 +62,9 @@ std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapsh
 // The parts, usable on a machine without an engine (tests, tools).
 // Zones, pagesets, topology and the recount of PCP-resident pages.
 void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options& opt);
-// Free blocks of one zone per order and migratetype, walking each list at most `cap` blocks.
-void count_free_blocks(zone_snapshot& zs, const mm::machine& m, const mm::zone& z, std::size_t cap);
+// Free blocks of one zone per order and migratetype, from the counts the free areas keep (no list walk: a
+// snapshot of a large machine would otherwise chase thousands of memmap links).
+void count_free_blocks(zone_snapshot& zs, const mm::zone& z);
 // Attach the engine's zone-lock metrics to the zones and derive contention % and the waiting CPUs.
 // `holds` are the records since the previous snapshot (empty when the engine keeps none).
 void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const std::vector<lock_hold_record>& holds,

@@ -4,6 +4,7 @@
 
 #include "mm/boot.hpp"
 #include "mm/buddy.hpp"
+#include "mm/buddy_fallback.hpp"
 #include "mm/machine.hpp"
 #include "mm/page_alloc.hpp"
 #include "mm/patch_switches.hpp"
@@ -52,7 +53,7 @@ mm::zone& normal_zone(mm::machine& m, int node)
 
 } // namespace
 
-TEST_CASE("free blocks per migratetype match the free lists, the one long list exact by difference", "[snapshot]")
+TEST_CASE("free blocks per migratetype match the free lists, kept through moves, merges and splits", "[snapshot]")
 {
     auto m = booted_machine();
     mm::zone& z = normal_zone(*m, 1);
@@ -64,25 +65,30 @@ TEST_CASE("free blocks per migratetype match the free lists, the one long list e
     mm::del_page_from_free_list(c, z, moved, top, mm::MIGRATE_MOVABLE);
     mm::add_to_free_list(c, z, moved, top, mm::MIGRATE_UNMOVABLE, false);
     REQUIRE(z.free_area_[top].nr_free >= 3);
+    churn(*m, 1, 7); // allocations and frees: splits and merges on the lists
 
-    sim::zone_snapshot small_cap;
-    sim::count_free_blocks(small_cap, *m, z, 1); // MOVABLE is longer than 1, UNMOVABLE is exactly 1
-    CHECK(small_cap.free_blocks_exact);
-    for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) {
-        unsigned long sum = 0;
-        for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt) {
-            CHECK(small_cap.free_blocks[o][mt] == walk_length(*m, z.free_area_[o].free_list[mt]));
-            sum += small_cap.free_blocks[o][mt];
+    auto check_against_walk = [&] {
+        sim::zone_snapshot zs;
+        sim::count_free_blocks(zs, z);
+        CHECK(zs.free_blocks_exact);
+        for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) {
+            unsigned long sum = 0;
+            for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt) {
+                INFO("order " << o << " migratetype " << mm::migratetype_name(mt));
+                CHECK(zs.free_blocks[o][mt] == walk_length(*m, z.free_area_[o].free_list[mt]));
+                sum += zs.free_blocks[o][mt];
+            }
+            CHECK(sum == z.free_area_[o].nr_free);
+            CHECK(zs.nr_free[o] == z.free_area_[o].nr_free);
         }
-        CHECK(sum == z.free_area_[o].nr_free);
-        CHECK(small_cap.nr_free[o] == z.free_area_[o].nr_free);
-    }
-    CHECK(small_cap.free_blocks[top][mm::MIGRATE_UNMOVABLE] == 1);
-
-    // With nothing walked, two non-empty lists of one order cannot both be known: flagged, capped.
-    sim::zone_snapshot none;
-    sim::count_free_blocks(none, *m, z, 0);
-    CHECK_FALSE(none.free_blocks_exact);
+        return zs;
+    };
+    CHECK(check_against_walk().free_blocks[top][mm::MIGRATE_UNMOVABLE] == 1);
+    // A move between lists of one order (move_to_free_list) moves the count too.
+    mm::move_to_free_list(c, z, moved, top, mm::MIGRATE_UNMOVABLE, mm::MIGRATE_RECLAIMABLE);
+    const auto after = check_against_walk();
+    CHECK(after.free_blocks[top][mm::MIGRATE_UNMOVABLE] == 0);
+    CHECK(after.free_blocks[top][mm::MIGRATE_RECLAIMABLE] == 1);
 }
 
 TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-resident pages", "[snapshot]")
