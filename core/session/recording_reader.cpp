@@ -1,6 +1,7 @@
 #include "session/recording_reader.hpp"
 
 #include "session/byte_codec.hpp"
+#include "session/hold_chunk.hpp"
 #include "session/record_names.hpp"
 #include "session/snapshot_codec.hpp"
 
@@ -75,6 +76,7 @@ recording::recording(const std::string& path)
     , m_db(open_recording_db(path))
 {
     try {
+        m_schema = m_db.query_int("PRAGMA user_version");
         auto s = m_db.prepare("SELECT key, value FROM meta");
         while (s.step()) m_meta[s.column_text(0)] = s.column_text(1);
         if (meta("format") != RECORDING_FORMAT_NAME)
@@ -198,19 +200,7 @@ std::shared_ptr<const sim::snapshot> recording::load(std::int64_t run, std::uint
         auto ev = m_db.prepare(std::string("SELECT ") + k_event_cols + " FROM events" + where);
         ev.bind(1, run).bind(2, seq);
         while (ev.step()) snap->events.push_back(event_from(ev));
-        if (holds > 0) { // by rowid: lock_holds has no index (see recording_schema.cpp)
-            auto ho = m_db.prepare(std::string("SELECT ") + k_hold_cols
-                + " FROM lock_holds WHERE rowid >= ? AND rowid < ? ORDER BY rowid");
-            ho.bind(1, first_hold).bind(2, first_hold + holds);
-            while (ho.step()) {
-                if (static_cast<std::uint64_t>(ho.column_int(0)) != seq)
-                    throw codec_error("its lock holds are mixed up");
-                snap->holds.push_back(hold_from(ho));
-            }
-            if (static_cast<std::int64_t>(snap->holds.size()) != holds)
-                throw codec_error("its lock holds are missing (" + std::to_string(snap->holds.size()) + " of "
-                    + std::to_string(holds) + ")");
-        }
+        if (holds > 0) snap->holds = read_holds(seq, first_hold, holds);
         auto co = m_db.prepare(std::string("SELECT ") + k_command_cols + " FROM commands" + where);
         co.bind(1, run).bind(2, seq);
         while (co.step()) snap->commands.push_back(command_from(co));
@@ -230,6 +220,32 @@ std::shared_ptr<const sim::snapshot> recording::load(std::int64_t run, std::uint
     } catch (const codec_error& e) {
         fail("snapshot " + std::to_string(seq) + " of run " + std::to_string(run) + ": " + e.what());
     }
+}
+
+std::vector<sim::lock_hold_record> recording::read_holds(
+    std::uint64_t seq, std::int64_t first, std::int64_t count) const
+{
+    std::vector<sim::lock_hold_record> holds;
+    if (m_schema >= 2) { // by rowid: lock_hold_chunks has no index (see recording_schema.cpp)
+        auto q = m_db.prepare("SELECT seq, base_ns, holds FROM lock_hold_chunks WHERE rowid = ?");
+        q.bind(1, first);
+        if (q.step()) {
+            if (static_cast<std::uint64_t>(q.column_int(0)) != seq) throw codec_error("its lock holds are mixed up");
+            holds = decode_hold_chunk(q.column_text(2), static_cast<sim::vtime_ns>(q.column_int(1)));
+        }
+    } else { // schema 1: a row each, consecutive rowids
+        auto q = m_db.prepare(
+            std::string("SELECT ") + k_hold_cols + " FROM lock_holds WHERE rowid >= ? AND rowid < ? ORDER BY rowid");
+        q.bind(1, first).bind(2, first + count);
+        while (q.step()) {
+            if (static_cast<std::uint64_t>(q.column_int(0)) != seq) throw codec_error("its lock holds are mixed up");
+            holds.push_back(hold_from(q));
+        }
+    }
+    if (static_cast<std::int64_t>(holds.size()) != count)
+        throw codec_error(
+            "its lock holds are missing (" + std::to_string(holds.size()) + " of " + std::to_string(count) + ")");
+    return holds;
 }
 
 std::vector<std::shared_ptr<const sim::snapshot>> recording::load_all(std::int64_t run) const
@@ -258,8 +274,16 @@ std::vector<std::shared_ptr<const sim::snapshot>> recording::load_all(std::int64
         const std::string tail = " WHERE run = ? ORDER BY rowid";
         deal(std::string("SELECT ") + k_event_cols + " FROM events" + tail,
             [](sim::snapshot& sn, const sqlite_stmt& q) { sn.events.push_back(event_from(q)); });
-        deal(std::string("SELECT ") + k_hold_cols + " FROM lock_holds" + tail,
-            [](sim::snapshot& sn, const sqlite_stmt& q) { sn.holds.push_back(hold_from(q)); });
+        if (m_schema < 2) {
+            deal(std::string("SELECT ") + k_hold_cols + " FROM lock_holds" + tail,
+                [](sim::snapshot& sn, const sqlite_stmt& q) { sn.holds.push_back(hold_from(q)); });
+        } else {
+            deal(
+                "SELECT seq, base_ns, holds FROM lock_hold_chunks" + tail, [](sim::snapshot& sn, const sqlite_stmt& q) {
+                    auto holds = decode_hold_chunk(q.column_text(2), static_cast<sim::vtime_ns>(q.column_int(1)));
+                    sn.holds.insert(sn.holds.end(), holds.begin(), holds.end());
+                });
+        }
         deal(std::string("SELECT ") + k_command_cols + " FROM commands" + tail,
             [](sim::snapshot& sn, const sqlite_stmt& q) { sn.commands.push_back(command_from(q)); });
         // /proc texts: each rendering once, shared by the snapshots that carried it (as they were live).

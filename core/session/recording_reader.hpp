@@ -82,8 +82,11 @@ public:
 
 private:
     void read_runs();
+    // One snapshot's `count` holds from `first`: schema 1 rows from that rowid, schema 2 that chunk's rowid.
+    std::vector<sim::lock_hold_record> read_holds(std::uint64_t seq, std::int64_t first, std::int64_t count) const;
     std::string m_path;
     mutable sqlite_db m_db;
+    std::int64_t m_schema = 0; // PRAGMA user_version
     std::map<std::string, std::string> m_meta;
     std::vector<run_record> m_runs;
 };

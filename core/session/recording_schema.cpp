@@ -18,10 +18,11 @@ namespace pcplab::session
 namespace
 {
 
-// Tables and indexes of schema version 1 (docs/recording-schema.md describes every column). lock_holds, the one
-// table that can grow by millions of rows, has no index: a snapshot names the rowid range of its holds, and an
-// index would double what each hold costs the writer.
-const char* const k_schema_v1 = R"sql(
+// Tables, indexes and views of schema version 2 (docs/recording-schema.md describes every column). Lock holds,
+// the one log that grows by millions a second, go one snapshot's worth to a row of lock_hold_chunks as a JSON
+// array (session/hold_chunk.hpp), with no index: a snapshot names its chunk's rowid. The view lock_holds
+// shows them one row per hold with the columns schema 1's table had, so queries written for either read both.
+const char* const k_schema_v2 = R"sql(
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE runs(
     run INTEGER PRIMARY KEY, side INTEGER NOT NULL DEFAULT 0, tag TEXT,
@@ -53,10 +54,15 @@ CREATE TABLE events(
     run INTEGER NOT NULL, seq INTEGER NOT NULL, t_ns INTEGER NOT NULL, kind TEXT NOT NULL, cpu INTEGER,
     node INTEGER, zone INTEGER, field TEXT, old_value INTEGER, new_value INTEGER, text TEXT);
 CREATE INDEX events_by_seq ON events(run, seq);
-CREATE TABLE lock_holds(
-    run INTEGER NOT NULL, seq INTEGER NOT NULL, start_ns INTEGER NOT NULL, hold_ns INTEGER NOT NULL,
-    wait_ns INTEGER NOT NULL, cpu INTEGER NOT NULL, node INTEGER NOT NULL, zone INTEGER NOT NULL,
-    kind INTEGER NOT NULL, caller INTEGER NOT NULL, pages INTEGER NOT NULL, owner INTEGER NOT NULL);
+CREATE TABLE lock_hold_chunks(
+    run INTEGER NOT NULL, seq INTEGER NOT NULL, base_ns INTEGER NOT NULL, holds TEXT NOT NULL);
+CREATE VIEW lock_holds AS SELECT c.run AS run, c.seq AS seq,
+    c.base_ns + json_extract(h.value, '$[0]') AS start_ns, json_extract(h.value, '$[1]') AS hold_ns,
+    json_extract(h.value, '$[2]') AS wait_ns, json_extract(h.value, '$[3]') AS cpu,
+    json_extract(h.value, '$[4]') AS node, json_extract(h.value, '$[5]') AS zone,
+    json_extract(h.value, '$[6]') AS kind, json_extract(h.value, '$[7]') AS caller,
+    json_extract(h.value, '$[8]') AS pages, json_extract(h.value, '$[9]') AS owner
+    FROM lock_hold_chunks c, json_each(c.holds) h;
 CREATE TABLE commands(
     run INTEGER NOT NULL, seq INTEGER NOT NULL, id INTEGER, kind TEXT, what TEXT, ok INTEGER, message TEXT,
     applied_at_ns INTEGER, applied_at_event INTEGER);
@@ -68,9 +74,14 @@ CREATE TABLE lock_callers(caller INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE lock_kinds(kind INTEGER PRIMARY KEY, name TEXT NOT NULL);
 )sql";
 
-// The tables a reader needs; a file that lacks one is not (or no longer) a complete recording.
+// The tables a reader needs; a file that lacks one is not (or no longer) a complete recording. Schema 1 kept
+// lock holds in a table of that name, schema 2 keeps them in chunks.
 const char* const k_required_tables[]
-    = {"meta", "runs", "snapshots", "samples", "zone_samples", "events", "lock_holds", "commands", "procfs"};
+    = {"meta", "runs", "snapshots", "samples", "zone_samples", "events", "commands", "procfs"};
+const char* hold_table(std::int64_t version)
+{
+    return version < 2 ? "lock_holds" : "lock_hold_chunks";
+}
 
 void fill_names(sqlite_db& db)
 {
@@ -94,7 +105,7 @@ void create_recording_schema(sqlite_db& db)
     db.exec("PRAGMA synchronous = NORMAL");
     db.exec("PRAGMA application_id = " + std::to_string(RECORDING_APPLICATION_ID));
     db.exec("BEGIN");
-    db.exec(k_schema_v1);
+    db.exec(k_schema_v2);
     fill_names(db);
     auto m = db.prepare("INSERT INTO meta VALUES(?, ?)");
     m.bind(1, "format").bind(2, RECORDING_FORMAT_NAME).run();
@@ -166,6 +177,8 @@ sqlite_db open_recording_db(const std::string& path)
         if (version < 1) throw recording_error(path, "incomplete recording (no schema version)");
         for (const char* t : k_required_tables)
             if (!db.has_table(t)) throw recording_error(path, std::string("incomplete recording (no table ") + t + ")");
+        if (!db.has_table(hold_table(version)))
+            throw recording_error(path, std::string("incomplete recording (no table ") + hold_table(version) + ")");
         return db;
     } catch (const sqlite_error& e) {
         throw describe_sqlite_failure(path, e);

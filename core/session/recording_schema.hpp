@@ -11,8 +11,9 @@
 namespace pcplab::session
 {
 
-// PRAGMA user_version of the files this pcplab writes; it reads this version and older ones.
-inline constexpr int RECORDING_SCHEMA_VERSION = 1;
+// PRAGMA user_version of the files this pcplab writes; it reads this version and older ones. 2: lock holds
+// in chunks of one JSON array per snapshot (lock_hold_chunks, view lock_holds) instead of a table of rows.
+inline constexpr int RECORDING_SCHEMA_VERSION = 2;
 // PRAGMA application_id: "PCPL" — marks the file as pcplab's for `file(1)` and for the reader.
 inline constexpr std::int32_t RECORDING_APPLICATION_ID = 0x5043504c;
 inline constexpr const char* RECORDING_FORMAT_NAME = "pcplab-recording";

@@ -124,6 +124,11 @@ recording_writer::recording_writer(const std::string& path, recording_options op
     try {
         if (append) {
             m_db = open_recording_db(path);
+            const auto version = m_db.query_int("PRAGMA user_version");
+            if (version != RECORDING_SCHEMA_VERSION)
+                throw recording_error(path,
+                    "a schema " + std::to_string(version) + " recording; runs are added only to schema "
+                        + std::to_string(RECORDING_SCHEMA_VERSION) + " recordings (record to a new file)");
         } else {
             remove_old_recording(path);
             m_db = sqlite_db(path, sqlite_db::mode::create);
@@ -167,11 +172,7 @@ void recording_writer::prepare_statements()
     m_zone = m_db.prepare(
         "INSERT INTO zone_samples VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     m_event = m_db.prepare("INSERT INTO events VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    const std::string row = "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-    m_hold = m_db.prepare("INSERT INTO lock_holds VALUES" + row);
-    std::string rows = "INSERT INTO lock_holds VALUES" + row;
-    for (std::size_t i = 1; i < HOLDS_PER_INSERT; ++i) rows += ", " + row;
-    m_holds = m_db.prepare(rows);
+    m_chunk = m_db.prepare("INSERT INTO lock_hold_chunks VALUES(?, ?, ?, ?)");
     m_command = m_db.prepare("INSERT INTO commands VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?)");
     m_procfs = m_db.prepare("INSERT INTO procfs VALUES(?, ?, ?, ?, ?)");
 }
@@ -243,29 +244,16 @@ void recording_writer::write_snapshot(std::int64_t run, const sim::snapshot& s)
 
 std::pair<std::int64_t, std::size_t> recording_writer::write_holds(per_run& r, const sim::snapshot& s)
 {
-    m_kept.clear();
+    m_chunk_text.clear();
     for (const auto& h : s.holds)
-        if (r.sampler.keep(h)) m_kept.push_back(&h);
+        if (r.sampler.keep(h)) m_chunk_text.add(h);
+    const std::size_t kept = m_chunk_text.size();
     r.holds_seen += s.holds.size();
-    r.holds_written += m_kept.size();
-    auto bind = [&](sqlite_stmt& st, int col, const sim::lock_hold_record& h) {
-        st.bind(col + 1, r.run).bind(col + 2, s.seq).bind(col + 3, h.start).bind(col + 4, h.hold_ns);
-        st.bind(col + 5, h.wait_ns).bind(col + 6, h.cpu).bind(col + 7, h.node).bind(col + 8, h.zone);
-        st.bind(col + 9, static_cast<int>(h.kind)).bind(col + 10, static_cast<int>(h.caller));
-        st.bind(col + 11, h.pages).bind(col + 12, h.owner);
-    };
-    std::size_t i = 0;
-    for (; i + HOLDS_PER_INSERT <= m_kept.size(); i += HOLDS_PER_INSERT) {
-        for (std::size_t k = 0; k < HOLDS_PER_INSERT; ++k) bind(m_holds, static_cast<int>(k * 12), *m_kept[i + k]);
-        m_holds.run();
-    }
-    for (; i < m_kept.size(); ++i) {
-        bind(m_hold, 0, *m_kept[i]);
-        m_hold.run();
-    }
-    // Rows inserted into a table that is never deleted from get consecutive rowids.
-    const std::int64_t last = m_db.last_insert_rowid();
-    return {m_kept.empty() ? 0 : last - static_cast<std::int64_t>(m_kept.size()) + 1, m_kept.size()};
+    r.holds_written += kept;
+    if (!kept) return {0, 0};
+    // Bound without a copy: the builder's text stays put until the insert has run.
+    m_chunk.bind(1, r.run).bind(2, s.seq).bind(3, m_chunk_text.base_ns()).bind_static(4, m_chunk_text.text()).run();
+    return {m_db.last_insert_rowid(), kept};
 }
 
 void recording_writer::write_rows(per_run& r, const sim::snapshot& s)
@@ -388,8 +376,7 @@ void recording_writer::close()
     m_sample = {};
     m_zone = {};
     m_event = {};
-    m_hold = {};
-    m_holds = {};
+    m_chunk = {};
     m_command = {};
     m_procfs = {};
     m_db.close();

@@ -4,6 +4,7 @@
 // on an engine's thread.
 #pragma once
 
+#include "session/hold_chunk.hpp"
 #include "session/hold_sampling.hpp"
 #include "session/sqlite_db.hpp"
 
@@ -85,8 +86,8 @@ private:
     };
     void prepare_statements();
     void write_rows(per_run& r, const sim::snapshot& s);
-    // The holds the rule keeps, 32 rows per statement (a third of the cost of one by one); returns the rowid
-    // of the first and their number.
+    // The holds the rule keeps, as one row of lock_hold_chunks; returns its rowid and their number ({0, 0}
+    // when the rule kept none, and then no row).
     std::pair<std::int64_t, std::size_t> write_holds(per_run& r, const sim::snapshot& s);
     void write_procfs(
         std::int64_t run, std::uint64_t seq, sim::vtime_ns t, const std::string& file, const std::string& text);
@@ -96,9 +97,8 @@ private:
     std::string m_path;
     recording_options m_opt;
     sqlite_db m_db;
-    static constexpr std::size_t HOLDS_PER_INSERT = 32;
-    sqlite_stmt m_snap, m_sample, m_zone, m_event, m_hold, m_holds, m_command, m_procfs;
-    std::vector<const sim::lock_hold_record*> m_kept; // scratch for write_holds
+    sqlite_stmt m_snap, m_sample, m_zone, m_event, m_chunk, m_command, m_procfs;
+    hold_chunk_builder m_chunk_text; // scratch for write_holds
     std::chrono::steady_clock::time_point m_last_commit;
     std::vector<per_run> m_runs;
     bool m_in_tx = false;

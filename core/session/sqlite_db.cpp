@@ -144,6 +144,13 @@ sqlite_stmt& sqlite_stmt::bind(int i, std::string_view text)
     return *this;
 }
 
+sqlite_stmt& sqlite_stmt::bind_static(int i, std::string_view text)
+{
+    int rc = sqlite3_bind_text(m_stmt, i, text.data(), static_cast<int>(text.size()), SQLITE_STATIC);
+    if (rc != SQLITE_OK) fail(m_db, rc, "bind");
+    return *this;
+}
+
 sqlite_stmt& sqlite_stmt::bind_blob(int i, std::string_view bytes)
 {
     int rc = sqlite3_bind_blob(m_stmt, i, bytes.data(), static_cast<int>(bytes.size()), SQLITE_TRANSIENT);

@@ -80,6 +80,8 @@ public:
     sqlite_stmt& bind(int i, std::string_view text);
     sqlite_stmt& bind(int i, const char* text) { return bind(i, std::string_view(text)); }
     sqlite_stmt& bind_blob(int i, std::string_view bytes);
+    // Text that SQLite reads in place instead of copying: it must stay unchanged until the statement has run.
+    sqlite_stmt& bind_static(int i, std::string_view text);
     sqlite_stmt& bind_null(int i);
 
     bool step(); // true: a row is ready; false: done. Throws on error.

@@ -21,7 +21,7 @@ python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("CR
 bad_file "not a pcplab recording (an SQLite database of another program)" "$tmp/foreign.db"
 cp "$tmp/good.db" "$tmp/newer.db"
 python3 -c 'import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute("PRAGMA user_version = 99"); c.commit()' "$tmp/newer.db"
-bad_file "recording schema version 99 is newer than this pcplab reads (1)" "$tmp/newer.db"
+bad_file "recording schema version 99 is newer than this pcplab reads (2)" "$tmp/newer.db"
 size=$(wc -c <"$tmp/good.db")
 head -c $((size / 2)) "$tmp/good.db" >"$tmp/cut.db"
 bad_file "truncated recording" "$tmp/cut.db"

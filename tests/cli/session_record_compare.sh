@@ -36,7 +36,13 @@ if command -v sqlite3 >/dev/null; then
     [ "$(sqlite3 "$tmp/off.db" "SELECT json_extract(switches, '$.\"pcp-update-after-deferred-init\"') FROM runs LIMIT 1")" = 0 ] \
         || fail "off.db: the switch is not recorded as off"
     [ "$(sqlite3 "$tmp/off.db" 'SELECT count(*) > 0 FROM zone_samples WHERE zone = 2')" = 1 ] || fail "off.db: no zone rows"
-    [ "$(sqlite3 "$tmp/off.db" 'PRAGMA user_version')" = 1 ] || fail "off.db: schema version"
+    [ "$(sqlite3 "$tmp/off.db" 'PRAGMA user_version')" = 2 ] || fail "off.db: schema version"
+    # Lock holds one row each through the view, as many as the runs say they kept, and joined with their names.
+    kept=$(sqlite3 "$tmp/off.db" 'SELECT sum(holds_written) FROM runs')
+    [ "$kept" -gt 0 ] || fail "off.db: no lock holds kept"
+    [ "$(sqlite3 "$tmp/off.db" 'SELECT count(*) FROM lock_holds')" = "$kept" ] || fail "off.db: lock_holds view count"
+    [ "$(sqlite3 "$tmp/off.db" 'SELECT count(*) FROM lock_holds h JOIN lock_callers c USING (caller)')" = "$kept" ] \
+        || fail "off.db: lock_holds do not join lock_callers"
     [ "$(sqlite3 "$tmp/off.db" 'SELECT min(finished) FROM runs')" = 1 ] || fail "off.db: a run is not finished"
 fi
 

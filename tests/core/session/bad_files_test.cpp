@@ -22,20 +22,10 @@ void write_file(const std::string& path, const std::string& bytes)
     std::ofstream(path, std::ios::binary) << bytes;
 }
 
-std::string read_file(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // A complete small recording at `path`.
 void make_recording(const std::string& path, int snapshots = 4)
 {
-    session::recorder_options ro;
-    ro.wait_when_full = true;
-    session::recorder rec(path, ro);
-    for (const auto& s : test::engine_snapshots(snapshots, 100'000)) rec.publish(s);
-    rec.close();
+    test::record_snapshots(path, test::engine_snapshots(snapshots, 100'000));
 }
 
 // The one-line message opening `path` fails with (empty when it opens).
@@ -98,7 +88,7 @@ TEST_CASE("a truncated recording is refused, saying so")
 {
     test::scratch_file f("cut.db");
     make_recording(f.path(), 8);
-    const std::string bytes = read_file(f.path());
+    const std::string bytes = test::read_bytes(f.path());
     REQUIRE(bytes.size() > 8192);
     write_file(f.path(), bytes.substr(0, bytes.size() / 2));
     const std::string err = open_error(f.path());
@@ -109,7 +99,7 @@ TEST_CASE("a corrupt recording gives a clear error, never a crash")
 {
     test::scratch_file f("corrupt.db");
     make_recording(f.path(), 8);
-    const std::string good = read_file(f.path());
+    const std::string good = test::read_bytes(f.path());
     // Overwrite whole pages in the middle of the file with garbage: SQLite or the blob decoder must notice.
     std::string bad = good;
     for (std::size_t i = bad.size() / 3; i < bad.size() * 2 / 3; ++i) bad[i] = static_cast<char>(i * 37);
@@ -142,7 +132,7 @@ TEST_CASE("an existing file that is not a recording is not overwritten")
     session::recorder_options ro;
     CHECK_THROWS_WITH(
         session::recorder(f.path(), ro), f.path() + ": exists and is not a pcplab recording; not overwriting it");
-    CHECK(read_file(f.path()) == "my notes\n");
+    CHECK(test::read_bytes(f.path()) == "my notes\n");
 }
 
 TEST_CASE("a recording cut off by SIGKILL opens up to its last commit")

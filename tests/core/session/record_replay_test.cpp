@@ -80,13 +80,7 @@ TEST_CASE("seeking by virtual time finds the last snapshot at or before it")
 {
     test::scratch_file f("seek.db");
     auto snaps = test::engine_snapshots(5, 100'000);
-    {
-        session::recorder_options ro;
-        ro.wait_when_full = true;
-        session::recorder rec(f.path(), ro);
-        for (const auto& s : snaps) rec.publish(s);
-        rec.close();
-    }
+    test::record_snapshots(f.path(), snaps);
     session::recording back(f.path());
     const auto run = back.runs().front().run;
     const auto t2 = snaps[2]->sim_time_ns;
@@ -172,11 +166,8 @@ TEST_CASE("a hold rule keeps one hold in N plus every long one, and says so in t
     REQUIRE(holds > 20);
     {
         session::recorder_options ro;
-        ro.wait_when_full = true;
         ro.holds = *session::hold_rule::parse("1/10");
-        session::recorder rec(f.path(), ro);
-        for (const auto& sn : snaps) rec.publish(sn);
-        rec.close();
+        test::record_snapshots(f.path(), snaps, ro);
     }
     session::recording back(f.path());
     const auto& run = back.runs().front();

@@ -13,6 +13,8 @@
 #include "mm/patch_switches.hpp"
 
 #include <cstdio>
+#include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <unistd.h>
@@ -124,5 +126,31 @@ private:
     }
     std::string m_path;
 };
+
+// Records `snaps` to `path` as one run, none dropped.
+inline void record_snapshots(const std::string& path, const std::vector<std::shared_ptr<const sim::snapshot>>& snaps,
+    session::recorder_options ro = {})
+{
+    ro.wait_when_full = true;
+    session::recorder rec(path, ro);
+    for (const auto& s : snaps) rec.publish(s);
+    rec.close();
+}
+
+inline std::string read_bytes(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The schema-1 recording of tests/fixtures copied to `path` (a reader may create -wal/-shm files next to what
+// it opens, and the fixture lives in the sources); false when the fixture cannot be read.
+inline bool copy_v1_fixture(const std::string& path)
+{
+    std::ifstream in(std::string(PCPLAB_TEST_FIXTURES) + "/recordings/classroom-kernbench-v1.db", std::ios::binary);
+    if (!in) return false;
+    std::ofstream(path, std::ios::binary) << in.rdbuf();
+    return true;
+}
 
 } // namespace pcplab::test
