@@ -50,8 +50,12 @@ void recorder::push(item it, bool droppable)
         ++m_queued_snapshots;
     }
     m_queue.push_back(std::move(it));
+    // A wake is a system call and, on a VM, an interrupt to the writer's CPU: per snapshot it cost the engine's
+    // thread more than the rest of handing the snapshot over. So snapshots wake the writer a few at a time (or
+    // when the queue is full); it also looks by itself every WRITER_POLL. Runs' starts and ends wake it at once.
+    const bool wake = !droppable || m_queued_snapshots >= std::min(WAKE_BATCH, m_opt.queue_capacity);
     lk.unlock();
-    m_wake.notify_one();
+    if (wake) m_wake.notify_one();
 }
 
 void recorder::publish(const std::shared_ptr<const sim::snapshot>& s)
@@ -98,7 +102,8 @@ void recorder::writer_loop()
         std::uint64_t dropped_now = 0;
         {
             std::unique_lock lk(m_mu);
-            m_wake.wait_for(lk, m_opt.commit_interval, [&] { return !m_queue.empty() || m_closing; });
+            m_wake.wait_for(lk, std::min<std::chrono::milliseconds>(m_opt.commit_interval, WRITER_POLL),
+                [&] { return !m_queue.empty() || m_closing; });
             if (m_queue.empty() && m_closing) break;
             batch.swap(m_queue);
             dropped_now = m_dropped;

@@ -15,6 +15,7 @@
 
 #include "sim/engine_thread.hpp"
 
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -56,6 +57,9 @@ public:
     // Waits for the writer to write everything queued, ends an open run ("stopped"), commits and closes.
     // Rethrows a write error (as recording_error) that the writer thread met. Idempotent.
     void close();
+
+    static constexpr std::size_t WAKE_BATCH = 8; // snapshots queued before the producer wakes the writer
+    static constexpr std::chrono::milliseconds WRITER_POLL{100}; // the writer looks at least this often
 
     std::uint64_t dropped() const; // snapshots not recorded because the queue was full
     std::uint64_t written() const; // snapshots written so far
