@@ -10,7 +10,10 @@
 // the wall figure also counts waiting for the writer, which a host with a spare core does not.
 // Variants run alternately, `reps` rounds; shown are the best of each (noise mostly adds time) and the median
 // over the rounds of each variant's throughput over plain's in the same round (robust to a host that drifts).
-//   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS]]]]
+// Then the same three recorded variants again, each interleaved with a plain run in one thread (interleaved_run):
+// the figure that holds on a shared host.
+//   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS [interleaved]]]]]
+// ("interleaved": only those)
 // Also compiled into pcplab_bench (without this main) as bench_session().
 #include "session/engine_sampler.hpp"
 #include "session/recorder.hpp"
@@ -69,9 +72,12 @@ sim::engine_config config_for(const std::string& preset, const std::string& work
     return cfg;
 }
 
+// In $TMPDIR (default /tmp): where the recordings go decides what their writes cost (a disk or a tmpfs).
 std::string scratch(const char* name)
 {
-    return "/tmp/pcplab-session-bench-" + std::to_string(::getpid()) + "-" + name + ".db";
+    const char* dir = std::getenv("TMPDIR");
+    return std::string(dir && *dir ? dir : "/tmp") + "/pcplab-session-bench-" + std::to_string(::getpid()) + "-" + name
+        + ".db";
 }
 
 void remove_db(const std::string& p)
@@ -252,23 +258,156 @@ void print(const char* what, const rounds& r, std::size_t v)
     std::printf("\n");
 }
 
+double process_cpu_s()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
+// What the interleaved measurement found: the two engines' CPU times and events, and the writer's CPU time
+// while the recorded engine ran and outside (while the bench waited for it, or beside the plain engine).
+struct interleaved_timing {
+    double plain_cpu = 0, recorded_cpu = 0, writer_during = 0, writer_outside = 0;
+    std::uint64_t plain_events = 0, recorded_events = 0;
+    double ratio() const
+    {
+        return (static_cast<double>(recorded_events) / recorded_cpu) / (static_cast<double>(plain_events) / plain_cpu);
+    }
+    double writer_outside_share() const { return writer_outside / (writer_during + writer_outside); }
+};
+
+// `run` and `run --record` with every hold (cmd_record_run's way, as cli_run) of the same machine, both in this
+// thread, taking turns every `slice` of virtual time; each slice's CPU time goes to its engine. Runs seconds
+// apart see a shared host at different speeds (the plain run alone varies by a third between invocations);
+// slices a fraction of a second apart see it alike. The writer works on its own thread as in `run --record`;
+// after each recorded slice the bench waits until it has written everything, so that no writer work runs beside
+// the plain engine. The writer's work done during that wait then slows no engine: the figure is optimistic by
+// that share of the writer's interference, which is printed (small when a slice holds many snapshots).
+interleaved_timing interleaved_run(
+    const sim::engine_config& cfg, sim::vtime_ns dur, sim::vtime_ns slice, const std::string& path, cli_mode mode)
+{
+    remove_db(path);
+    sim::engine_config rc = cfg;
+    rc.keep_events = mode != cli_mode::keep_holds;
+    rc.keep_holds = mode != cli_mode::recorded_no_holds;
+    session::sampler_options so;
+    so.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
+    session::recorder_options ro;
+    ro.wait_when_full = true;
+    // A short queue: the engine waits (off its CPU time) rather than run far ahead of the writer, so the writer
+    // has little left to do in the wait after the slice, where it slows no engine. As long as the batch that
+    // wakes the writer (recorder::WAKE_BATCH), so that it is woken as in `run --record`.
+    ro.queue_capacity = session::recorder::WAKE_BATCH;
+    if (mode == cli_mode::recorded_no_holds) ro.holds = *session::hold_rule::parse("none");
+    sim::engine plain(cfg), recorded(rc);
+    plain.boot();
+    recorded.boot();
+    interleaved_timing r;
+    {
+        session::recorder rec(path, ro);
+        rec.begin_run(session::run_header_for(rc, "bench"));
+        session::engine_sampler smp(recorded, rec, so);
+        smp.sample(sim::run_state::running);
+        sim::vtime_ns next_sample = so.interval_ns;
+        auto recorded_slice = [&](sim::vtime_ns to) {
+            const double c0 = thread_cpu_s(), p0 = process_cpu_s();
+            for (; next_sample < to; next_sample += so.interval_ns) {
+                recorded.run_until(next_sample);
+                if (mode == cli_mode::keep_holds) // released at the snapshot instants, as cli_run does
+                    recorded.release_holds(recorded.holds_released() + recorded.holds().size());
+                else
+                    smp.sample(sim::run_state::running);
+            }
+            recorded.run_until(to);
+            const double c1 = thread_cpu_s(), p1 = process_cpu_s();
+            r.recorded_cpu += c1 - c0;
+            r.writer_during += (p1 - p0) - (c1 - c0);
+            while (rec.written() < smp.taken()) ::usleep(200);
+            r.writer_outside += (process_cpu_s() - p1) - (thread_cpu_s() - c1);
+        };
+        auto plain_slice = [&](sim::vtime_ns to) {
+            const double c0 = thread_cpu_s(), p0 = process_cpu_s();
+            plain.run_until(to);
+            const double c1 = thread_cpu_s();
+            r.plain_cpu += c1 - c0;
+            r.writer_outside += (process_cpu_s() - p0) - (c1 - c0);
+        };
+        int turn = 0;
+        for (sim::vtime_ns at = 0; at < dur; ++turn) {
+            at = std::min(dur, at + slice);
+            if (turn % 2) { // alternate which goes first, so that neither always follows the other
+                plain_slice(at);
+                recorded_slice(at);
+            } else {
+                recorded_slice(at);
+                plain_slice(at);
+            }
+        }
+        smp.sample(sim::run_state::stopped, true);
+        rec.end_run("duration", "");
+        rec.close();
+    }
+    r.plain_events = plain.events_processed();
+    r.recorded_events = recorded.events_processed();
+    remove_db(path);
+    return r;
+}
+
+void print_interleaved(const char* what, const std::vector<interleaved_timing>& runs, sim::vtime_ns slice)
+{
+    std::vector<double> ratios;
+    for (const auto& t : runs) ratios.push_back(t.ratio());
+    std::sort(ratios.begin(), ratios.end());
+    const double median = (ratios[(ratios.size() - 1) / 2] + ratios[ratios.size() / 2]) / 2;
+    std::printf("  %-28s median %6.1f%% of plain over %zu runs (each:", what, 100 * median, runs.size());
+    for (const auto& t : runs) std::printf(" %.1f", 100 * t.ratio());
+    const auto& last = runs.back();
+    // The bound: every bit of the cost taken as the writer's interference, scaled up by the share of the
+    // writer's work that the waits kept away from the recorded engine (the median run's share).
+    double outside = 0;
+    for (const auto& t : runs)
+        if (t.ratio() == median || outside == 0) outside = std::max(0.0, t.writer_outside_share());
+    const double writer = last.writer_during / last.recorded_cpu;
+    std::printf(")\n  %-28s", "");
+    if (writer >= 0.01) // with next to no writer there is nothing to scale
+        std::printf(" at worst %.1f%% (the writer did %.1f%% of its work in the waits);",
+            100 * (1 - (1 - median) / (1 - outside)), 100 * outside);
+    std::printf(" slices of %.0f ms virtual; events %llu plain, %llu recorded; writer CPU %.0f%% of the recorded "
+                "engine's\n",
+        static_cast<double>(slice) / 1e6, (unsigned long long)last.plain_events,
+        (unsigned long long)last.recorded_events, 100 * writer);
+}
+
 } // namespace
 
-void bench_session(const std::string& preset, const std::string& workload, double duration_ms, int reps)
+void bench_session(
+    const std::string& preset, const std::string& workload, double duration_ms, int reps, bool interleaved_only)
 {
     const sim::engine_config cfg = config_for(preset, workload);
     const auto dur = static_cast<sim::vtime_ns>(duration_ms * 1e6);
     const std::string path = scratch("rec");
     std::printf("session: recording overhead, %s / %s, %.0f ms virtual, %d rounds\n", preset.c_str(), workload.c_str(),
         duration_ms, reps);
-    const auto cli = run_rounds(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
-    print("cli plain", cli, 0);
-    print("cli engine keeps holds", cli, 1);
-    print("cli recorded, holds all", cli, 2);
-    print("cli recorded, holds none", cli, 3);
-    const auto live = run_rounds(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
-    print("live plain (keeps holds)", live, 0);
-    print("live recorded, holds all", live, 1);
+    if (!interleaved_only) {
+        const auto cli = run_rounds(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
+        print("cli plain", cli, 0);
+        print("cli engine keeps holds", cli, 1);
+        print("cli recorded, holds all", cli, 2);
+        print("cli recorded, holds none", cli, 3);
+        const auto live = run_rounds(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
+        print("live plain (keeps holds)", live, 0);
+        print("live recorded, holds all", live, 1);
+    }
+    // Forty snapshots a slice: the writer's last few of each slice, left for the wait, are a small share.
+    const sim::vtime_ns slice = std::max<sim::vtime_ns>(dur / 5, 1'000'000);
+    const std::pair<const char*, cli_mode> interleaved[] = {{"interleaved, keeps holds", cli_mode::keep_holds},
+        {"interleaved, holds all", cli_mode::recorded}, {"interleaved, holds none", cli_mode::recorded_no_holds}};
+    for (const auto& [what, mode] : interleaved) {
+        std::vector<interleaved_timing> il;
+        for (int i = 0; i < reps; ++i) il.push_back(interleaved_run(cfg, dur, slice, path, mode));
+        print_interleaved(what, il, slice);
+    }
 }
 
 #ifdef PCPLAB_SESSION_BENCH_MAIN
@@ -279,7 +418,8 @@ int main(int argc, char** argv)
     const std::string workload = argc > 2 ? argv[2] : "kernbench";
     const double ms = argc > 3 ? std::atof(argv[3]) : 1000;
     const int reps = argc > 4 ? std::atoi(argv[4]) : 3;
-    bench_session(preset, workload, ms, reps);
+    const bool interleaved_only = argc > 5 && std::string(argv[5]) == "interleaved";
+    bench_session(preset, workload, ms, reps, interleaved_only);
     return 0;
 }
 #endif
