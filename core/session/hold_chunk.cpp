@@ -132,6 +132,8 @@ std::string_view hold_chunk_builder::text()
 
 std::vector<sim::lock_hold_record> decode_hold_chunk(std::string_view text, sim::vtime_ns base_ns)
 {
+    // The base comes from another column: a damaged one must not overflow the range checks below.
+    if (static_cast<long long>(base_ns) < 0) throw codec_error("its lock holds' base_ns is negative");
     chunk_parser in(text);
     std::vector<sim::lock_hold_record> holds;
     in.expect('[', "'[' opening the array");

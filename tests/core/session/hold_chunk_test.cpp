@@ -103,6 +103,8 @@ TEST_CASE("a damaged hold chunk is refused, saying what is wrong")
     CHECK(decode_error("[[1,2,3,4,5,6,0,999,7,8]]").find("caller is out of range (999)") != std::string::npos);
     CHECK(decode_error("[[-100,2,3,4,5,6,0,0,7,8]]") == ""); // base 100: start 0
     CHECK(decode_error("[[-101,2,3,4,5,6,0,0,7,8]]").find("start is out of range (-101)") != std::string::npos);
+    CHECK_THROWS_WITH(
+        session::decode_hold_chunk("[]", static_cast<sim::vtime_ns>(-1)), Catch::Contains("base_ns is negative"));
     CHECK(decode_error("[[1,2,3,70000,5,6,0,0,7,8]]").find("cpu is out of range") != std::string::npos);
     CHECK(decode_error("[[1,2,3,4,5,6,0,0,7,-2]]").find("owner is out of range") != std::string::npos);
     CHECK(decode_error("[[1,2.5,3,4,5,6,0,0,7,8]]") != "");
