@@ -104,7 +104,6 @@ void hold_chunk_builder::add(const sim::lock_hold_record& h)
     // Ten values of at most 20 characters each, their commas and brackets, and the closing ']' of text().
     constexpr std::size_t most = 10 * 20 + 9 + 3 + 1;
     if (m_len + most > m_buf.size()) m_buf.resize(std::max(2 * m_buf.size(), m_len + most));
-    m_buf[0] = '[';
     char* p = m_buf.data() + m_len;
     char* const end = m_buf.data() + m_buf.size();
     if (m_count)
@@ -125,7 +124,6 @@ void hold_chunk_builder::add(const sim::lock_hold_record& h)
 
 std::string_view hold_chunk_builder::text()
 {
-    m_buf[0] = '[';
     m_buf[m_len] = ']'; // add() left room for it
     return std::string_view(m_buf.data(), m_len + 1);
 }

@@ -30,7 +30,7 @@ public:
     std::string_view text();
 
 private:
-    std::string m_buf = std::string(256, '\0'); // m_len bytes used; grown by doubling, never shrunk
+    std::string m_buf = std::string("[").append(255, '\0'); // m_len bytes used; grown by doubling, never shrunk
     std::size_t m_len = 1; // m_buf starts with '['
     std::size_t m_count = 0;
     sim::vtime_ns m_base = 0;

@@ -176,7 +176,6 @@ struct snapshot {
 struct snapshot_options {
     std::size_t max_events = 10'000; // per snapshot; the rest is counted in events_dropped
     std::size_t max_holds = 65'536;
-    bool free_blocks_by_migratetype = true;
     bool state_digest = false; // walks every list: for tests and recorders that check determinism
     // The /proc texts: rendered again once this much time has passed since the last rendering (wall time,
     // or virtual time with procfs_virtual_time) and the machine may have changed; 0 = never rendered.

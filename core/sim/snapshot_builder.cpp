@@ -76,7 +76,7 @@ void count_free_blocks(zone_snapshot& zs, const mm::zone& z)
     }
 }
 
-void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options& opt)
+void copy_memory_state(snapshot& s, const mm::machine& m)
 {
     s.nr_cpus = m.nr_cpu_ids();
     s.cpu_node = m.cpu_to_node;
@@ -102,10 +102,7 @@ void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options
             zs.high = z.pageset_high;
             zs.high_min = z.pageset_high_min;
             zs.high_max = z.pageset_high_max;
-            if (opt.free_blocks_by_migratetype)
-                count_free_blocks(zs, z);
-            else
-                for (unsigned o = 0; o < mm::NR_PAGE_ORDERS; ++o) zs.nr_free[o] = z.free_area_[o].nr_free;
+            count_free_blocks(zs, z);
             for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
                 pcp_sample ps;
                 if (static_cast<std::size_t>(cpu) < z.per_cpu_pageset.size()) {
@@ -173,7 +170,7 @@ std::shared_ptr<snapshot> build_snapshot(
     s->sim_time_ns = e.now();
     s->events_processed = e.events_processed();
 
-    copy_memory_state(*s, m, opt);
+    copy_memory_state(*s, m);
     s->cpus = e.cpus();
     const std::uint64_t resident = s->totals.pcp_resident_pages;
     s->totals = e.totals();

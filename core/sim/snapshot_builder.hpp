@@ -61,7 +61,7 @@ std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapsh
 
 // The parts, usable on a machine without an engine (tests, tools).
 // Zones, pagesets, topology and the recount of PCP-resident pages.
-void copy_memory_state(snapshot& s, const mm::machine& m, const snapshot_options& opt);
+void copy_memory_state(snapshot& s, const mm::machine& m);
 // Free blocks of one zone per order and migratetype, from the counts the free areas keep (no list walk: a
 // snapshot of a large machine would otherwise chase thousands of memmap links).
 void count_free_blocks(zone_snapshot& zs, const mm::zone& z);

@@ -116,20 +116,46 @@ std::uint64_t holds_written(const std::string& path)
     return n;
 }
 
+// What a variant switches on: the engine's logs, the sampling (a snapshot every duration/200, as
+// cmd_record_run.cpp) and the recorder's hold rule.
+struct cli_setup {
+    sim::engine_config cfg;
+    session::sampler_options sampling;
+    session::recorder_options recording;
+    bool records = false;
+};
+
+cli_setup setup_for(sim::engine_config cfg, sim::vtime_ns dur, cli_mode mode)
+{
+    cli_setup c;
+    c.records = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds;
+    cfg.keep_events = c.records;
+    cfg.keep_holds = mode == cli_mode::keep_holds || mode == cli_mode::recorded;
+    c.cfg = cfg;
+    c.sampling.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
+    c.recording.wait_when_full = true;
+    if (mode == cli_mode::recorded_no_holds) c.recording.holds = *session::hold_rule::parse("none");
+    return c;
+}
+
+// The median of `v` (0 when empty).
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : (v[(v.size() - 1) / 2] + v[v.size() / 2]) / 2;
+}
+
 // The engine as `pcplab-cli run` drives it, or as `run --record` does (cmd_record_run.cpp), or with only the
 // engine's hold log on and released at each snapshot instant (what keeping holds costs the engine by itself).
 // Boot is not timed: it is the same.
 timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& path, cli_mode mode)
 {
     remove_db(path);
-    const bool record = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds;
-    cfg.keep_events = record;
-    cfg.keep_holds = mode == cli_mode::keep_holds || mode == cli_mode::recorded;
-    session::sampler_options so;
-    so.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
-    session::recorder_options ro;
-    ro.wait_when_full = true;
-    if (mode == cli_mode::recorded_no_holds) ro.holds = *session::hold_rule::parse("none");
+    const cli_setup su = setup_for(cfg, dur, mode);
+    const bool record = su.records;
+    cfg = su.cfg;
+    const session::sampler_options& so = su.sampling;
+    const session::recorder_options& ro = su.recording;
     sim::engine e(cfg);
     e.boot();
     timing t;
@@ -232,8 +258,7 @@ struct rounds {
     {
         std::vector<double> r;
         for (std::size_t i = 0; i < runs[v].size(); ++i) r.push_back(runs[v][i].eps_cpu() / runs[0][i].eps_cpu());
-        std::sort(r.begin(), r.end());
-        return r.empty() ? 0 : (r[(r.size() - 1) / 2] + r[r.size() / 2]) / 2;
+        return median(std::move(r));
     }
 };
 
@@ -289,18 +314,14 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
     const std::string& path, cli_mode mode, bool recorded_first)
 {
     remove_db(path);
-    sim::engine_config rc = cfg;
-    rc.keep_events = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds;
-    rc.keep_holds = mode == cli_mode::recorded || mode == cli_mode::keep_holds;
-    session::sampler_options so;
-    so.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
-    session::recorder_options ro;
-    ro.wait_when_full = true;
+    const cli_setup su = setup_for(cfg, dur, mode);
+    const sim::engine_config& rc = su.cfg;
+    const session::sampler_options& so = su.sampling;
+    session::recorder_options ro = su.recording;
     // A short queue: the engine waits (off its CPU time) rather than run far ahead of the writer, so the writer
     // has little left to do in the wait after the slice, where it slows no engine. As long as the batch that
     // wakes the writer (recorder::WAKE_BATCH), so that it is woken as in `run --record`.
     ro.queue_capacity = session::recorder::WAKE_BATCH;
-    if (mode == cli_mode::recorded_no_holds) ro.holds = *session::hold_rule::parse("none");
     // Which engine is built first changes where each one's memory lands, and that alone moved a small machine's
     // throughput by up to 4% (the plain control); the runs alternate the order.
     std::optional<sim::engine> first_built, second_built;
@@ -363,23 +384,23 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
 
 void print_interleaved(const char* what, const std::vector<interleaved_timing>& runs, sim::vtime_ns slice)
 {
-    std::vector<double> ratios;
-    for (const auto& t : runs) ratios.push_back(t.ratio());
-    std::sort(ratios.begin(), ratios.end());
-    const double median = (ratios[(ratios.size() - 1) / 2] + ratios[ratios.size() / 2]) / 2;
-    std::printf("  %-28s median %6.1f%% of plain over %zu runs (each:", what, 100 * median, runs.size());
-    for (const auto& t : runs) std::printf(" %.1f", 100 * t.ratio());
+    std::vector<double> ratios, outsides, writers;
+    for (const auto& t : runs) {
+        ratios.push_back(t.ratio());
+        outsides.push_back(std::max(0.0, t.writer_outside_share()));
+        writers.push_back(t.writer_during / t.recorded_cpu);
+    }
+    const double mid = median(ratios);
+    std::printf("  %-28s median %6.1f%% of plain over %zu runs (each:", what, 100 * mid, runs.size());
+    for (double r : ratios) std::printf(" %.1f", 100 * r);
     const auto& last = runs.back();
     // The bound: every bit of the cost taken as the writer's interference, scaled up by the share of the
-    // writer's work that the waits kept away from the recorded engine (the median run's share).
-    double outside = 0;
-    for (const auto& t : runs)
-        if (t.ratio() == median || outside == 0) outside = std::max(0.0, t.writer_outside_share());
-    const double writer = last.writer_during / last.recorded_cpu;
+    // writer's work that the waits kept away from the recorded engine (medians over the runs).
+    const double outside = median(outsides), writer = median(writers);
     std::printf(")\n  %-28s", "");
     if (writer >= 0.01) // with next to no writer there is nothing to scale
         std::printf(" at worst %.1f%% (the writer did %.1f%% of its work in the waits);",
-            100 * (1 - (1 - median) / (1 - outside)), 100 * outside);
+            100 * (1 - (1 - mid) / (1 - outside)), 100 * outside);
     std::printf(" slices of %.0f ms virtual; events %llu plain, %llu recorded; writer CPU %.0f%% of the recorded "
                 "engine's\n",
         static_cast<double>(slice) / 1e6, (unsigned long long)last.plain_events,

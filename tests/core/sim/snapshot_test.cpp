@@ -97,7 +97,7 @@ TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-re
     churn(*m, 0, 5);
     churn(*m, 3, 9);
     sim::snapshot s;
-    sim::copy_memory_state(s, *m, sim::snapshot_options{});
+    sim::copy_memory_state(s, *m);
     REQUIRE(s.nr_cpus == 4);
     REQUIRE(s.pcp.size() == s.zones.size() * 4);
     long total = 0;
@@ -128,12 +128,12 @@ TEST_CASE("a snapshot is a copy: later allocator work does not show in it", "[sn
 {
     auto m = booted_machine();
     auto before = std::make_shared<sim::snapshot>();
-    sim::copy_memory_state(*before, *m, sim::snapshot_options{});
+    sim::copy_memory_state(*before, *m);
     const auto kept = before->totals.pcp_resident_pages;
     const auto kept_free = before->zones.back().free_pages;
     churn(*m, 2, 20);
     sim::snapshot after;
-    sim::copy_memory_state(after, *m, sim::snapshot_options{});
+    sim::copy_memory_state(after, *m);
     CHECK(after.totals.pcp_resident_pages > kept);
     CHECK(before->totals.pcp_resident_pages == kept);
     CHECK(before->zones.back().free_pages == kept_free);
