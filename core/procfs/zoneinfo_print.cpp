@@ -2,6 +2,7 @@
 
 #include "vmstat_names.hpp"
 
+#include <charconv>
 #include <cstdarg>
 #include <cstdio>
 
@@ -23,6 +24,22 @@ void appendf(std::string& out, const char* fmt, ...)
     int n = std::vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     if (n > 0) out.append(buf, static_cast<std::size_t>(n) < sizeof buf ? static_cast<std::size_t>(n) : sizeof buf - 1);
+}
+
+// What "%lu", "%ld" and "%i" print, without vsnprintf's parsing: a recording renders these texts on the engine's
+// thread, and formatting one number at a time was most of the cost.
+template <class T> void append_int(std::string& out, T v)
+{
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// A literal label, then a number: the shape of most zoneinfo lines.
+template <class T> void append_line(std::string& out, std::string_view label, T v)
+{
+    out += label;
+    append_int(out, v);
 }
 
 // The zones a node prints: all of them, ZONE_DEVICE only where the config has it.
@@ -69,7 +86,12 @@ unsigned long numa_stat_value(const zone& z, std::string_view name)
 
 void print_stat_line(std::string& out, std::string_view name, unsigned long value)
 {
-    appendf(out, "\n      %-12.*s %lu", static_cast<int>(name.size()), name.data(), value);
+    // "%-12s %lu": the name left-aligned in at least 12 columns.
+    out += "\n      ";
+    out += name;
+    if (name.size() < 12) out.append(12 - name.size(), ' ');
+    out += ' ';
+    append_int(out, value);
 }
 
 // zoneinfo_show_print (mm/vmstat.c): v4.17/v5.4 layout, + cma (v5.14), boost (v5.17), promo (v6.12),
@@ -84,20 +106,20 @@ void zoneinfo_show_print(std::string& out, const machine& m, const pglist_data& 
         out += "\n  per-node stats";
         for (auto name : names.node) print_stat_line(out, name, 0); // LRU, slab, writeback: not simulated
     }
-    appendf(out, "\n  pages free     %lu", static_cast<unsigned long>(z.nr_free_pages));
-    if (era.zoneinfo_has_boost()) appendf(out, "\n        boost    %lu", z.watermark_boost);
-    appendf(out, "\n        min      %lu", z.min_wmark_pages());
-    appendf(out, "\n        low      %lu", z.low_wmark_pages());
-    appendf(out, "\n        high     %lu", z.high_wmark_pages());
-    if (era.zoneinfo_has_promo()) appendf(out, "\n        promo    %lu", z.wmark_pages(WMARK_PROMO));
-    appendf(out, "\n        spanned  %lu", z.spanned_pages);
-    appendf(out, "\n        present  %lu", z.present_pages);
-    appendf(out, "\n        managed  %lu", z.managed());
+    append_line(out, "\n  pages free     ", static_cast<unsigned long>(z.nr_free_pages));
+    if (era.zoneinfo_has_boost()) append_line(out, "\n        boost    ", z.watermark_boost);
+    append_line(out, "\n        min      ", z.min_wmark_pages());
+    append_line(out, "\n        low      ", z.low_wmark_pages());
+    append_line(out, "\n        high     ", z.high_wmark_pages());
+    if (era.zoneinfo_has_promo()) append_line(out, "\n        promo    ", z.wmark_pages(WMARK_PROMO));
+    append_line(out, "\n        spanned  ", z.spanned_pages);
+    append_line(out, "\n        present  ", z.present_pages);
+    append_line(out, "\n        managed  ", z.managed());
     if (era.zoneinfo_has_cma()) out += "\n        cma      0"; // no CMA areas on the presets
 
     unsigned nr_zones = nr_printed_zones(era);
-    appendf(out, "\n        protection: (%ld", z.lowmem_reserve[0]);
-    for (unsigned i = 1; i < nr_zones; ++i) appendf(out, ", %ld", z.lowmem_reserve[i]);
+    append_line(out, "\n        protection: (", z.lowmem_reserve[0]);
+    for (unsigned i = 1; i < nr_zones; ++i) append_line(out, ", ", z.lowmem_reserve[i]);
     out += ')';
 
     // "If unpopulated, no other information is useful"
@@ -113,23 +135,23 @@ void zoneinfo_show_print(std::string& out, const machine& m, const pglist_data& 
     // for_each_online_cpu: every simulated CPU is online.
     for (int cpu = 0; cpu < m.nr_cpu_ids(); ++cpu) {
         const per_cpu_pages& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
-        appendf(out, "\n    cpu: %i", cpu);
+        append_line(out, "\n    cpu: ", cpu);
         if (era.zoneinfo_has_high_min_max()) {
-            appendf(out, "\n              count:    %i", pcp.count);
-            appendf(out, "\n              high:     %i", pcp.high);
-            appendf(out, "\n              batch:    %i", pcp.batch);
-            appendf(out, "\n              high_min: %i", pcp.high_min);
-            appendf(out, "\n              high_max: %i", pcp.high_max);
+            append_line(out, "\n              count:    ", pcp.count);
+            append_line(out, "\n              high:     ", pcp.high);
+            append_line(out, "\n              batch:    ", pcp.batch);
+            append_line(out, "\n              high_min: ", pcp.high_min);
+            append_line(out, "\n              high_max: ", pcp.high_max);
         } else {
-            appendf(out, "\n              count: %i", pcp.count);
-            appendf(out, "\n              high:  %i", pcp.high);
-            appendf(out, "\n              batch: %i", pcp.batch);
+            append_line(out, "\n              count: ", pcp.count);
+            append_line(out, "\n              high:  ", pcp.high);
+            append_line(out, "\n              batch: ", pcp.batch);
         }
-        appendf(out, "\n  vm stats threshold: %d", static_cast<int>(pcp.stat_threshold));
+        append_line(out, "\n  vm stats threshold: ", static_cast<int>(pcp.stat_threshold));
     }
     // kswapd is not modelled, so kswapd_failures never reaches MAX_RECLAIM_RETRIES.
     out += "\n  node_unreclaimable:  0";
-    appendf(out, "\n  start_pfn:           %lu", static_cast<unsigned long>(z.zone_start_pfn));
+    append_line(out, "\n  start_pfn:           ", static_cast<unsigned long>(z.zone_start_pfn));
     if (era.zoneinfo_has_highatomic()) {
         // No ALLOC_HIGHATOMIC reservations in the model.
         out += "\n  reserved_highatomic: 0";

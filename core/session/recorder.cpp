@@ -51,7 +51,7 @@ void recorder::push(item it, bool droppable)
     }
     m_queue.push_back(std::move(it));
     // A wake is a system call and, on a VM, an interrupt to the writer's CPU: per snapshot it cost the engine's
-    // thread more than the rest of handing the snapshot over. So snapshots wake the writer a few at a time (or
+    // thread more than the rest of handing the snapshot over. So snapshots wake the writer WAKE_BATCH at a time (or
     // when the queue is full); it also looks by itself every WRITER_POLL. Runs' starts and ends wake it at once.
     const bool wake = !droppable || m_queued_snapshots >= std::min(WAKE_BATCH, m_opt.queue_capacity);
     lk.unlock();

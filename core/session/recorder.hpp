@@ -58,7 +58,7 @@ public:
     // Rethrows a write error (as recording_error) that the writer thread met. Idempotent.
     void close();
 
-    static constexpr std::size_t WAKE_BATCH = 8; // snapshots queued before the producer wakes the writer
+    static constexpr std::size_t WAKE_BATCH = 32; // snapshots queued before the producer wakes the writer
     static constexpr std::chrono::milliseconds WRITER_POLL{100}; // the writer looks at least this often
 
     std::uint64_t dropped() const; // snapshots not recorded because the queue was full

@@ -99,6 +99,9 @@ void fill_names(sqlite_db& db)
 
 void create_recording_schema(sqlite_db& db)
 {
+    // 16 KiB pages instead of 4: a quarter of the write and checkpoint system calls for the same bytes, which
+    // cut the writer thread's CPU time by about a quarter (set before WAL mode, which fixes the page size).
+    db.exec("PRAGMA page_size = 16384");
     db.exec("PRAGMA journal_mode = WAL");
     // NORMAL: a commit survives a crash of the process (the point of periodic commits); only a power loss
     // may lose the last transactions, which FULL would guard against at the cost of an fsync per commit.

@@ -82,6 +82,12 @@ void copy_memory_state(snapshot& s, const mm::machine& m)
     s.cpu_node = m.cpu_to_node;
     s.zones.clear();
     s.pcp.clear();
+    // Sized up front: growing the vectors zone by zone was a third of a small machine's snapshot.
+    std::size_t nr_zones = 0;
+    for (const auto& n : m.nodes)
+        for (const auto& zp : n->node_zones) nr_zones += zp && zp->populated() ? 1 : 0;
+    s.zones.reserve(nr_zones);
+    s.pcp.reserve(nr_zones * static_cast<std::size_t>(std::max(s.nr_cpus, 0)));
     long resident = 0;
     for (const auto& n : m.nodes) {
         for (const auto& zp : n->node_zones) {
