@@ -140,6 +140,12 @@ public:
             for (auto& z : n->node_zones)
                 if (z->populated()) f(*z);
     }
+    template <typename F> void for_each_populated_zone(F&& f) const
+    {
+        for (const auto& n : nodes)
+            for (const auto& z : n->node_zones)
+                if (z->populated()) f(static_cast<const zone&>(*z));
+    }
     template <typename F> void for_each_zone(F&& f)
     {
         for (auto& n : nodes)

@@ -412,9 +412,8 @@ void print_interleaved(const char* what, const std::vector<interleaved_timing>& 
         (unsigned long long)last.recorded_events, 100 * writer);
     // The part of the cost measured directly rather than as a difference of two noisy rates: the engine thread's
     // own time in sampling (building each snapshot, rendering /proc texts, queueing it for the writer).
-    if (median(sampling) > 0)
-        std::printf(
-            "  %-28s sampling on the engine's thread: median %.2f%% of its CPU time\n", "", 100 * median(sampling));
+    if (const double own = median(sampling); own > 0)
+        std::printf("  %-28s sampling on the engine's thread: median %.2f%% of its CPU time\n", "", 100 * own);
 }
 
 } // namespace
