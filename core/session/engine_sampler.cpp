@@ -14,8 +14,7 @@ void engine_sampler::sample(sim::run_state st, bool last)
     auto s = sim::build_snapshot(m_engine, m_cursor, ctx, m_opt.snapshots);
     // The last snapshot shows the final state, whenever the previous rendering was.
     if (last && m_opt.procfs_every && s->procfs_time_ns != s->sim_time_ns) {
-        s->zoneinfo_text = std::make_shared<const std::string>(procfs::zoneinfo_text(m_engine.machine()));
-        s->buddyinfo_text = std::make_shared<const std::string>(procfs::buddyinfo_text(m_engine.machine()));
+        s->procfs = procfs::procfs_texts::capture(m_engine.machine());
         s->procfs_time_ns = s->sim_time_ns;
     }
     m_rec.publish(s);

@@ -50,10 +50,15 @@ void recorder::push(item it, bool droppable)
         ++m_queued_snapshots;
     }
     m_queue.push_back(std::move(it));
-    // A wake is a system call and, on a VM, an interrupt to the writer's CPU: per snapshot it cost the engine's
-    // thread more than the rest of handing the snapshot over. So snapshots wake the writer WAKE_BATCH at a time (or
-    // when the queue is full); it also looks by itself every WRITER_POLL. Runs' starts and ends wake it at once.
-    const bool wake = !droppable || m_queued_snapshots >= std::min(WAKE_BATCH, m_opt.queue_capacity);
+    // A wake is a system call and, on a VM, an interrupt to the writer's CPU: one every 32 snapshots was still a
+    // sixth of the engine thread's sampling time on a small machine. So while snapshots come the writer looks for
+    // them by itself (WRITER_POLL) and the producer wakes it only from idle, when the queue is full, and for runs'
+    // starts and ends.
+    bool wake = !droppable || m_queued_snapshots >= m_opt.queue_capacity;
+    if (m_writer_idle) {
+        m_writer_idle = false;
+        wake = true;
+    }
     lk.unlock();
     if (wake) m_wake.notify_one();
 }
@@ -97,18 +102,27 @@ void recorder::writer_loop()
         m_writer->note_dropped(run, dropped_now - drops_seen);
         drops_seen = dropped_now;
     };
+    unsigned empty_looks = 0;
+    // Swapped with the queue: the producer then pushes into memory the last batch already had, not a fresh buffer.
+    std::vector<item> batch;
     for (;;) {
-        std::deque<item> batch;
+        batch.clear();
         std::uint64_t dropped_now = 0;
         {
             std::unique_lock lk(m_mu);
-            m_wake.wait_for(lk, std::min<std::chrono::milliseconds>(m_opt.commit_interval, WRITER_POLL),
+            const auto poll = m_writer_idle ? WRITER_IDLE_POLL : WRITER_POLL;
+            m_wake.wait_for(lk, std::min<std::chrono::milliseconds>(m_opt.commit_interval, poll),
                 [&] { return !m_queue.empty() || m_closing; });
             if (m_queue.empty() && m_closing) break;
+            if (!m_queue.empty())
+                empty_looks = 0;
+            else if (++empty_looks >= WRITER_IDLE_AFTER)
+                m_writer_idle = true;
             batch.swap(m_queue);
             dropped_now = m_dropped;
         }
         try {
+            std::size_t written = 0;
             for (auto& it : batch) {
                 std::int64_t run = 0;
                 switch (it.k) {
@@ -145,12 +159,7 @@ void recorder::writer_loop()
                     note_drops(run, dropped_now);
                     last_run = run;
                     m_writer->write_snapshot(run, s);
-                    {
-                        std::lock_guard lk(m_mu);
-                        --m_queued_snapshots;
-                        ++m_written;
-                    }
-                    m_room.notify_one();
+                    ++written;
                     break;
                 }
                 case item::kind::end:
@@ -162,6 +171,15 @@ void recorder::writer_loop()
                     auto_runs.clear();
                     break;
                 }
+            }
+            // Counted once per batch, not per snapshot: each count takes the lock that the producer takes to queue.
+            if (written) {
+                {
+                    std::lock_guard lk(m_mu);
+                    m_queued_snapshots -= written;
+                    m_written += written;
+                }
+                m_room.notify_all();
             }
             m_writer->commit_if_due();
         } catch (const std::exception& e) {

@@ -18,12 +18,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace pcplab::session
 {
@@ -58,8 +58,12 @@ public:
     // Rethrows a write error (as recording_error) that the writer thread met. Idempotent.
     void close();
 
-    static constexpr std::size_t WAKE_BATCH = 32; // snapshots queued before the producer wakes the writer
-    static constexpr std::chrono::milliseconds WRITER_POLL{100}; // the writer looks at least this often
+    // While snapshots come, the writer looks for them by itself this often: the producer does not wake it.
+    static constexpr std::chrono::milliseconds WRITER_POLL{10};
+    // After this many looks that found nothing the writer sleeps until woken (or WRITER_IDLE_POLL, to commit), and
+    // the next snapshot wakes it.
+    static constexpr unsigned WRITER_IDLE_AFTER = 10;
+    static constexpr std::chrono::milliseconds WRITER_IDLE_POLL{100};
 
     std::uint64_t dropped() const; // snapshots not recorded because the queue was full
     std::uint64_t written() const; // snapshots written so far
@@ -82,8 +86,9 @@ private:
 
     mutable std::mutex m_mu;
     std::condition_variable m_wake, m_room;
-    std::deque<item> m_queue;
+    std::vector<item> m_queue;
     std::size_t m_queued_snapshots = 0;
+    bool m_writer_idle = true; // asleep until woken: the next snapshot wakes it
     bool m_closing = false;
     std::uint64_t m_dropped = 0, m_written = 0;
     std::string m_error;

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+
 namespace pcplab::session
 {
 
@@ -16,6 +18,7 @@ namespace
 const char* const k_event_cols = "seq, t_ns, kind, cpu, node, zone, field, old_value, new_value, text";
 const char* const k_hold_cols = "seq, start_ns, hold_ns, wait_ns, cpu, node, zone, kind, caller, pages, owner";
 const char* const k_command_cols = "seq, id, kind, what, ok, message, applied_at_ns, applied_at_event";
+const char* const k_procfs_files[2] = {"zoneinfo", "buddyinfo"}; // procfs.file: procfs_texts' two texts
 
 sim::sim_event event_from(const sqlite_stmt& s)
 {
@@ -204,15 +207,18 @@ std::shared_ptr<const sim::snapshot> recording::load(std::int64_t run, std::uint
         auto co = m_db.prepare(std::string("SELECT ") + k_command_cols + " FROM commands" + where);
         co.bind(1, run).bind(2, seq);
         while (co.step()) snap->commands.push_back(command_from(co));
-        // The /proc texts: the newest rendering recorded at or before this snapshot.
-        for (auto [text, file] :
-            {std::pair{&snap->zoneinfo_text, "zoneinfo"}, std::pair{&snap->buddyinfo_text, "buddyinfo"}}) {
-            if (!*text) continue;
-            auto q = m_db.prepare(
-                "SELECT text FROM procfs WHERE run = ? AND file = ? AND seq <= ? ORDER BY seq DESC LIMIT 1");
-            q.bind(1, run).bind(2, file).bind(3, seq);
-            if (!q.step()) throw codec_error(std::string("its /proc/") + file + " text is missing");
-            *text = std::make_shared<const std::string>(q.column_text(0));
+        // The /proc texts: the newest ones recorded at or before this snapshot.
+        if (snap->procfs) {
+            std::string texts[2];
+            for (int i = 0; i < 2; ++i) {
+                const char* file = k_procfs_files[i];
+                auto q = m_db.prepare(
+                    "SELECT text FROM procfs WHERE run = ? AND file = ? AND seq <= ? ORDER BY seq DESC LIMIT 1");
+                q.bind(1, run).bind(2, file).bind(3, seq);
+                if (!q.step()) throw codec_error(std::string("its /proc/") + file + " text is missing");
+                texts[i] = q.column_text(0);
+            }
+            snap->procfs = procfs::procfs_texts::from_texts(std::move(texts[0]), std::move(texts[1]));
         }
         return snap;
     } catch (const sqlite_error& e) {
@@ -286,24 +292,29 @@ std::vector<std::shared_ptr<const sim::snapshot>> recording::load_all(std::int64
         }
         deal(std::string("SELECT ") + k_command_cols + " FROM commands" + tail,
             [](sim::snapshot& sn, const sqlite_stmt& q) { sn.commands.push_back(command_from(q)); });
-        // /proc texts: each rendering once, shared by the snapshots that carried it (as they were live).
-        for (const char* file : {"zoneinfo", "buddyinfo"}) {
+        // /proc texts: each capture once, shared by the snapshots that carried it (as they were live).
+        std::vector<std::pair<std::uint64_t, std::string>> texts[2]; // (seq, text) of zoneinfo, of buddyinfo
+        for (int i = 0; i < 2; ++i) {
             auto q = m_db.prepare("SELECT seq, text FROM procfs WHERE run = ? AND file = ? ORDER BY seq");
-            q.bind(1, run).bind(2, file);
-            std::vector<std::pair<std::uint64_t, std::shared_ptr<const std::string>>> texts;
-            while (q.step())
-                texts.emplace_back(
-                    static_cast<std::uint64_t>(q.column_int(0)), std::make_shared<const std::string>(q.column_text(1)));
-            std::size_t at = 0;
-            for (auto& sn : snaps) {
-                auto& text = file[0] == 'z' ? sn->zoneinfo_text : sn->buddyinfo_text;
-                while (at + 1 < texts.size() && texts[at + 1].first <= sn->seq) ++at;
-                if (!text) continue;
-                seq = sn->seq;
-                if (texts.empty() || texts[at].first > sn->seq)
-                    throw codec_error(std::string("its /proc/") + file + " text is missing");
-                text = texts[at].second;
+            q.bind(1, run).bind(2, k_procfs_files[i]);
+            while (q.step()) texts[i].emplace_back(static_cast<std::uint64_t>(q.column_int(0)), q.column_text(1));
+        }
+        std::size_t at[2] = {0, 0}, shared_at[2] = {SIZE_MAX, SIZE_MAX};
+        std::shared_ptr<const procfs::procfs_texts> shared;
+        for (auto& sn : snaps) {
+            for (int i = 0; i < 2; ++i)
+                while (at[i] + 1 < texts[i].size() && texts[i][at[i] + 1].first <= sn->seq) ++at[i];
+            if (!sn->procfs) continue;
+            seq = sn->seq;
+            for (int i = 0; i < 2; ++i)
+                if (texts[i].empty() || texts[i][at[i]].first > sn->seq)
+                    throw codec_error(std::string("its /proc/") + k_procfs_files[i] + " text is missing");
+            if (at[0] != shared_at[0] || at[1] != shared_at[1]) {
+                shared = procfs::procfs_texts::from_texts(texts[0][at[0]].second, texts[1][at[1]].second);
+                shared_at[0] = at[0];
+                shared_at[1] = at[1];
             }
+            sn->procfs = shared;
         }
     } catch (const sqlite_error& e) {
         fail(e);

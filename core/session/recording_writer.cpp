@@ -213,7 +213,7 @@ recording_writer::per_run& recording_writer::state(std::int64_t run)
 {
     for (auto& r : m_runs)
         if (r.run == run) return r;
-    m_runs.push_back(per_run{run, 0, 0, 0, 0, hold_sampler(m_opt.holds), nullptr, nullptr});
+    m_runs.push_back(per_run{run, 0, 0, 0, 0, hold_sampler(m_opt.holds), nullptr});
     return m_runs.back();
 }
 
@@ -308,14 +308,12 @@ void recording_writer::write_rows(per_run& r, const sim::snapshot& s)
         m_command.run();
     }
 
-    // A /proc text is written when a snapshot brings a new rendering; the rows' t_ns is when it was rendered.
-    if (s.zoneinfo_text && s.zoneinfo_text != r.zoneinfo) {
-        write_procfs(run, s.seq, s.procfs_time_ns, "zoneinfo", *s.zoneinfo_text);
-        r.zoneinfo = s.zoneinfo_text;
-    }
-    if (s.buddyinfo_text && s.buddyinfo_text != r.buddyinfo) {
-        write_procfs(run, s.seq, s.procfs_time_ns, "buddyinfo", *s.buddyinfo_text);
-        r.buddyinfo = s.buddyinfo_text;
+    // The /proc texts are written when a snapshot brings a new capture (printed here, on the writer's thread);
+    // the rows' t_ns is when it was captured.
+    if (s.procfs && s.procfs != r.procfs) {
+        write_procfs(run, s.seq, s.procfs_time_ns, "zoneinfo", s.procfs->zoneinfo());
+        write_procfs(run, s.seq, s.procfs_time_ns, "buddyinfo", s.procfs->buddyinfo());
+        r.procfs = s.procfs;
     }
 }
 

@@ -82,7 +82,7 @@ private:
         std::int64_t run = 0;
         std::uint64_t snapshots = 0, dropped = 0, holds_seen = 0, holds_written = 0;
         hold_sampler sampler;
-        std::shared_ptr<const std::string> zoneinfo, buddyinfo;
+        std::shared_ptr<const procfs::procfs_texts> procfs;
     };
     void prepare_statements();
     void write_rows(per_run& r, const sim::snapshot& s);

@@ -222,8 +222,8 @@ std::string encode_snapshot(const sim::snapshot& s)
     w.b(s.state_digest.has_value());
     if (s.state_digest) w.u(*s.state_digest);
     // The /proc texts themselves go to the procfs table once per rendering (snapshots share them).
-    w.b(s.zoneinfo_text != nullptr);
-    w.b(s.buddyinfo_text != nullptr);
+    w.b(s.procfs != nullptr); // zoneinfo, then buddyinfo: a snapshot has both or neither
+    w.b(s.procfs != nullptr);
     w.u(s.procfs_time_ns);
     return w.take();
 }
@@ -303,9 +303,8 @@ sim::snapshot decode_snapshot(std::string_view blob)
     if (r.b()) s.state_digest = r.u();
     const bool zoneinfo = r.b(), buddyinfo = r.b();
     s.procfs_time_ns = r.u();
-    // Placeholders the reader replaces with the recorded texts (procfs table).
-    if (zoneinfo) s.zoneinfo_text = std::make_shared<const std::string>();
-    if (buddyinfo) s.buddyinfo_text = std::make_shared<const std::string>();
+    // A placeholder the reader replaces with the recorded texts (procfs table).
+    if (zoneinfo || buddyinfo) s.procfs = procfs::procfs_texts::from_texts({}, {});
     if (!r.at_end()) throw codec_error("corrupt (" + std::to_string(r.left()) + " bytes after the snapshot)");
     check_topology(s);
     return s;

@@ -16,10 +16,10 @@ namespace pcplab::session
 inline constexpr unsigned SNAPSHOT_ENCODING = 1;
 
 // The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
-// text of s.zoneinfo_text / s.buddyinfo_text (whether there is one is kept).
+// /proc texts of s.procfs (whether there are some is kept).
 std::string encode_snapshot(const sim::snapshot& s);
-// Throws codec_error (byte_codec.hpp) for a blob that is truncated, corrupt or of an unknown encoding. A /proc
-// text the snapshot had comes back as an empty string for the reader to fill in.
+// Throws codec_error (byte_codec.hpp) for a blob that is truncated, corrupt or of an unknown encoding. /proc
+// texts the snapshot had come back as empty texts for the reader to fill in.
 sim::snapshot decode_snapshot(std::string_view blob);
 
 } // namespace pcplab::session

@@ -11,6 +11,8 @@
 #include "mm/mm_types.hpp"
 #include "mm/patch_switches.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -154,12 +156,11 @@ struct snapshot {
 
     std::optional<std::uint64_t> state_digest; // mm::state_digest when snapshot_options::state_digest
 
-    // The simulated machine's /proc/zoneinfo and /proc/buddyinfo (procfs::zoneinfo_text, buddyinfo_text),
-    // rendered at most every snapshot_options::procfs_every_ns; between two renderings consecutive
-    // snapshots share the same string. Null when the option is off or while booting.
-    std::shared_ptr<const std::string> zoneinfo_text;
-    std::shared_ptr<const std::string> buddyinfo_text;
-    vtime_ns procfs_time_ns = 0; // the virtual time the texts were rendered at
+    // The simulated machine's /proc/zoneinfo and /proc/buddyinfo, captured at most every
+    // snapshot_options::procfs_every_ns and printed by their first reader (procfs::procfs_texts); between two
+    // captures consecutive snapshots share the same object. Null when the option is off or while booting.
+    std::shared_ptr<const procfs::procfs_texts> procfs;
+    vtime_ns procfs_time_ns = 0; // the virtual time the texts were captured at
 
     // The pageset of `cpu` in zones[zone_index].
     const pcp_sample& pageset(std::size_t zone_index, int cpu) const

@@ -45,7 +45,7 @@ void copy_numbered(const std::vector<T>& kept, std::uint64_t base, std::size_t& 
 
 std::shared_ptr<snapshot> start(snapshot_cursor& cur, snapshot_context& ctx)
 {
-    auto s = std::make_shared<snapshot>();
+    auto s = cur.pool.take();
     s->seq = ++cur.seq;
     s->side = ctx.side;
     s->state = ctx.state;
@@ -219,21 +219,20 @@ void copy_procfs_texts(snapshot& s, const mm::machine& m, std::uint64_t events_p
 {
     if (opt.procfs_every_ns <= 0) return;
     const auto period = static_cast<std::uint64_t>(opt.procfs_every_ns);
-    const auto wall = std::chrono::steady_clock::now();
-    const bool first = !cur.zoneinfo;
+    // The clock only for a wall-clock schedule: reading it was a sixteenth of a recording's sampling time.
+    const auto wall = opt.procfs_virtual_time ? cur.procfs_wall : std::chrono::steady_clock::now();
+    const bool first = !cur.procfs;
     const bool moved = events_processed != cur.procfs_events;
     const bool due = opt.procfs_virtual_time ? s.sim_time_ns >= cur.procfs_vt + period
                                              : wall - cur.procfs_wall >= std::chrono::nanoseconds(period);
     // A command (a sysctl, a switch) may change the texts without a step: shown at once, commands are rare.
     if (first || changed || (moved && due)) {
-        cur.zoneinfo = std::make_shared<const std::string>(procfs::zoneinfo_text(m));
-        cur.buddyinfo = std::make_shared<const std::string>(procfs::buddyinfo_text(m));
+        cur.procfs = procfs::procfs_texts::capture(m);
         cur.procfs_wall = wall;
         cur.procfs_vt = s.sim_time_ns;
         cur.procfs_events = events_processed;
     }
-    s.zoneinfo_text = cur.zoneinfo;
-    s.buddyinfo_text = cur.buddyinfo;
+    s.procfs = cur.procfs;
     s.procfs_time_ns = cur.procfs_vt;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/snapshot.hpp"
+#include "sim/snapshot_pool.hpp"
 
 #include <chrono>
 #include <cstddef>
@@ -31,11 +32,12 @@ struct snapshot_cursor {
     std::size_t holds = 0; // hold records already published (likewise)
     vtime_ns prev_time = 0;
     std::vector<std::uint64_t> prev_waiting_ns; // per zone lock, for contention_pct_recent
-    // The /proc texts of the last rendering, shared by the snapshots until the next one.
-    std::shared_ptr<const std::string> zoneinfo, buddyinfo;
+    // The /proc texts of the last capture, shared by the snapshots until the next one.
+    std::shared_ptr<const procfs::procfs_texts> procfs;
     std::chrono::steady_clock::time_point procfs_wall{};
     vtime_ns procfs_vt = 0;
     std::uint64_t procfs_events = 0; // engine::events_processed() at the rendering
+    snapshot_pool pool; // the snapshots this source published, filled again once their readers let go
 };
 
 // What the driver of an engine knows that the engine does not.
@@ -73,9 +75,8 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
 // the interval [start - wait_ns, start) (start = when the hold began).
 int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zone, vtime_ns t);
 
-// Sets s.zoneinfo_text / buddyinfo_text: rendered again when the option's period has passed since the
-// last rendering and the engine has run since, or at once when `changed` (a command was applied);
-// otherwise the cursor's previous strings.
+// Sets s.procfs: captured again when the option's period has passed since the last capture and the engine
+// has run since, or at once when `changed` (a command was applied); otherwise the cursor's previous one.
 void copy_procfs_texts(snapshot& s, const mm::machine& m, std::uint64_t events_processed, bool changed,
     snapshot_cursor& cur, const snapshot_options& opt);
 

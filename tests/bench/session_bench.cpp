@@ -11,7 +11,8 @@
 // Variants run alternately, `reps` rounds; shown are the best of each (noise mostly adds time) and the median
 // over the rounds of each variant's throughput over plain's in the same round (robust to a host that drifts).
 // Then the same three recorded variants again, each interleaved with a plain run in one thread (interleaved_run):
-// the figure that holds on a shared host.
+// the figure that holds on a shared host, with a plain control run in the same rounds; the cost against that
+// control, round by round, corrects for the bias the control shows.
 //   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS [interleaved]]]]]
 // ("interleaved": only those)
 // Also compiled into pcplab_bench (without this main) as bench_session().
@@ -27,6 +28,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -301,6 +303,12 @@ struct interleaved_timing {
     {
         return (static_cast<double>(recorded_events) / recorded_cpu) / (static_cast<double>(plain_events) / plain_cpu);
     }
+    // The same without the sampling: how fast the recorded engine itself stepped.
+    double stepping_ratio() const
+    {
+        return (static_cast<double>(recorded_events) / (recorded_cpu - sampling_cpu))
+            / (static_cast<double>(plain_events) / plain_cpu);
+    }
     double writer_outside_share() const { return writer_outside / (writer_during + writer_outside); }
 };
 
@@ -319,10 +327,6 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
     const sim::engine_config& rc = su.cfg;
     const session::sampler_options& so = su.sampling;
     session::recorder_options ro = su.recording;
-    // A short queue: the engine waits (off its CPU time) rather than run far ahead of the writer, so the writer
-    // has little left to do in the wait after the slice, where it slows no engine. As long as the batch that
-    // wakes the writer (recorder::WAKE_BATCH), so that it is woken as in `run --record`.
-    ro.queue_capacity = session::recorder::WAKE_BATCH;
     // Which engine is built first changes where each one's memory lands, and that alone moved a small machine's
     // throughput by up to 4% (the plain control); the runs alternate the order.
     std::optional<sim::engine> first_built, second_built;
@@ -411,9 +415,34 @@ void print_interleaved(const char* what, const std::vector<interleaved_timing>& 
         static_cast<double>(slice) / 1e6, (unsigned long long)last.plain_events,
         (unsigned long long)last.recorded_events, 100 * writer);
     // The part of the cost measured directly rather than as a difference of two noisy rates: the engine thread's
-    // own time in sampling (building each snapshot, rendering /proc texts, queueing it for the writer).
-    if (const double own = median(sampling); own > 0)
-        std::printf("  %-28s sampling on the engine's thread: median %.2f%% of its CPU time\n", "", 100 * own);
+    // own time in sampling (building each snapshot, capturing the /proc numbers, queueing it for the writer). The
+    // rest is the recorded engine stepping slower than the plain one (the engine's logs, caches the sampling
+    // displaced, the writer beside it).
+    if (const double own = median(sampling); own > 0) {
+        std::vector<double> stepping;
+        for (const auto& t : runs) stepping.push_back(t.stepping_ratio());
+        std::printf("  %-28s sampling on the engine's thread: median %.2f%% of its CPU time; its stepping alone: "
+                    "median %.1f%% of plain\n",
+            "", 100 * own, 100 * median(stepping));
+    }
+}
+
+// The cost against the control of the same rounds: round by round, the control's ratio minus the variant's
+// (both engines of the control are plain, so what it shows besides 100% is the bench's own bias at that moment).
+void print_against_control(
+    const char* what, const std::vector<interleaved_timing>& runs, const std::vector<interleaved_timing>& control)
+{
+    std::vector<double> cost;
+    for (std::size_t i = 0; i < runs.size() && i < control.size(); ++i)
+        cost.push_back(control[i].ratio() - runs[i].ratio());
+    double mean = 0;
+    for (double c : cost) mean += c;
+    mean /= static_cast<double>(cost.size());
+    double var = 0;
+    for (double c : cost) var += (c - mean) * (c - mean);
+    const double sd = cost.size() > 1 ? std::sqrt(var / static_cast<double>(cost.size() - 1)) : 0;
+    std::printf("  %-28s cost against the control, round by round: median %.1f%%, mean %.1f%% +- %.1f%% (95%%)\n", what,
+        100 * median(cost), 100 * mean, 100 * 1.96 * sd / std::sqrt(static_cast<double>(cost.size())));
 }
 
 } // namespace
@@ -443,11 +472,13 @@ void bench_session(
     const std::pair<const char*, cli_mode> interleaved[]
         = {{"interleaved, plain control", cli_mode::plain}, {"interleaved, keeps holds", cli_mode::keep_holds},
             {"interleaved, holds all", cli_mode::recorded}, {"interleaved, holds none", cli_mode::recorded_no_holds}};
-    for (const auto& [what, mode] : interleaved) {
-        std::vector<interleaved_timing> il;
-        for (int i = 0; i < reps; ++i) il.push_back(interleaved_run(cfg, dur, slice, path, mode, i % 2 == 1));
-        print_interleaved(what, il, slice);
-    }
+    // Round by round, every variant once, so that the control and each variant see the host alike.
+    std::vector<interleaved_timing> il[std::size(interleaved)];
+    for (int i = 0; i < reps; ++i)
+        for (std::size_t v = 0; v < std::size(interleaved); ++v)
+            il[v].push_back(interleaved_run(cfg, dur, slice, path, interleaved[v].second, i % 2 == 1));
+    for (std::size_t v = 0; v < std::size(interleaved); ++v) print_interleaved(interleaved[v].first, il[v], slice);
+    for (std::size_t v = 1; v < std::size(interleaved); ++v) print_against_control(interleaved[v].first, il[v], il[0]);
 }
 
 #ifdef PCPLAB_SESSION_BENCH_MAIN

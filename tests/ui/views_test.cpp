@@ -376,10 +376,10 @@ TEST_CASE("the /proc view shows the engine's own zoneinfo text when the snapshot
 {
     stepped_machine& m = classroom();
     m.advance(2 * ms); // past the next 1 ms rendering of the /proc texts
-    REQUIRE(m.last()->zoneinfo_text);
+    REQUIRE(m.last()->procfs);
     ui::proc_view p;
     p.show();
     p.show_frame(test::make_frame(m));
-    CHECK(p.zoneinfo_text() == QString::fromStdString(*m.last()->zoneinfo_text));
-    CHECK(p.buddyinfo_text() == QString::fromStdString(*m.last()->buddyinfo_text));
+    CHECK(p.zoneinfo_text() == QString::fromStdString(m.last()->procfs->zoneinfo()));
+    CHECK(p.buddyinfo_text() == QString::fromStdString(m.last()->procfs->buddyinfo()));
 }

@@ -1,5 +1,5 @@
 // /proc/zoneinfo and /proc/buddyinfo rebuilt from a snapshot's zone fields, in the kernel's layout, for
-// snapshots that do not carry the engine's own texts (snapshot::zoneinfo_text is null when the option is off,
+// snapshots that do not carry the engine's own texts (snapshot::procfs is null when the option is off,
 // while booting, and in recordings without them). Per-node and vmstat counters, which a snapshot does not
 // carry, are left out; the /proc view says so.
 #pragma once

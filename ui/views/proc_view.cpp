@@ -72,7 +72,7 @@ void proc_view::show_frame(const frame& f)
     // Texts of thousands of lines: a few refreshes a second are plenty, and none while hidden.
     if (!isVisible()) return;
     // A reconstruction from the snapshot costs a formatting pass: a few a second are plenty.
-    if (!(m_a && m_a->zoneinfo_text) && m_since.isValid() && m_since.elapsed() < m_refresh_ms && m_shown) return;
+    if (!(m_a && m_a->procfs) && m_since.isValid() && m_since.elapsed() < m_refresh_ms && m_shown) return;
     refresh();
 }
 
@@ -89,17 +89,18 @@ void proc_view::refresh()
         return;
     }
     if (s == m_shown && s->seq == m_shown_seq && side == m_shown_side) return;
-    // The engine renders its texts a few times a second and consecutive snapshots share them: same string,
+    // The engine captures its texts a few times a second and consecutive snapshots share them: same texts,
     // nothing to do (the cheap, common case).
-    if (s->zoneinfo_text && s->zoneinfo_text == m_shown_text && side == m_shown_side) return;
+    if (s->procfs && s->procfs == m_shown_text && side == m_shown_side) return;
     m_shown = s;
     m_shown_seq = s->seq;
     m_shown_side = side;
-    m_shown_text = s->zoneinfo_text;
-    const bool from_engine = s->zoneinfo_text && s->buddyinfo_text;
+    m_shown_text = s->procfs;
+    const bool from_engine = s->procfs != nullptr;
     if (from_engine) {
-        m_zoneinfo->set_text(s->zoneinfo_text); // shared, not copied
-        m_buddyinfo->set_text(s->buddyinfo_text);
+        // Printed here at the first look (procfs_texts), then shared, not copied.
+        m_zoneinfo->set_text(std::shared_ptr<const std::string>(s->procfs, &s->procfs->zoneinfo()));
+        m_buddyinfo->set_text(std::shared_ptr<const std::string>(s->procfs, &s->procfs->buddyinfo()));
     } else {
         m_zoneinfo->set_text(zoneinfo_from_snapshot(*s));
         m_buddyinfo->set_text(buddyinfo_from_snapshot(*s));

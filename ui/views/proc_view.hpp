@@ -43,7 +43,7 @@ private:
     std::uint64_t m_shown_seq = 0;
     int m_shown_side = -1;
     const sim::snapshot* m_shown = nullptr;
-    std::shared_ptr<const std::string> m_shown_text; // the engine's zoneinfo string on display
+    std::shared_ptr<const procfs::procfs_texts> m_shown_text; // the engine's texts on display
     QElapsedTimer m_since;
     int m_refresh_ms = 250;
 };

@@ -43,8 +43,8 @@ TEST_CASE("a schema-1 recording from the fixtures opens, replays and compares")
     }
     CHECK(last.zones.size() == 4);
     CHECK(last.pcp.size() == 4 * 8);
-    REQUIRE(last.zoneinfo_text);
-    CHECK(last.zoneinfo_text->rfind("Node 0, zone      DMA", 0) == 0);
+    REQUIRE(last.procfs);
+    CHECK(last.procfs->zoneinfo().rfind("Node 0, zone      DMA", 0) == 0);
     // The blob agrees with the summary the engine wrote at the end of the same run.
     const auto summary = nlohmann::json::parse(r.summary_json);
     CHECK(last.totals.allocs == summary["totals"]["allocs"].get<std::uint64_t>());

@@ -39,8 +39,7 @@ sim::snapshot rich_snapshot()
     s.score.seed_measure_value = -2.5;
     s.run.boot_speed = 2.5e8;
     s.deferred_init.push_back({1, 4, 100, 200, false, 1.25, 3.5, true, 150, 0.75});
-    s.zoneinfo_text = std::make_shared<const std::string>("Node 0, zone      DMA\n");
-    s.buddyinfo_text = nullptr;
+    s.procfs = procfs::procfs_texts::from_texts("Node 0, zone      DMA\n", "");
     s.procfs_time_ns = 12345;
     s.zones.front().free_blocks_exact = false;
     s.zones.front().lock.waiting_cpus_now = -1;
@@ -81,14 +80,16 @@ TEST_CASE("the blob leaves the logs to their tables")
     CHECK(back.holds.empty());
     CHECK(back.commands.empty());
     CHECK(back.holds_kept == snaps.back()->holds_kept);
-    // A /proc text is marked present (the reader fills it in from the procfs table), its text is not here.
+    // /proc texts are marked present (the reader fills them in from the procfs table), their text is not here.
     sim::snapshot with_text = *snaps.back();
-    with_text.zoneinfo_text = std::make_shared<const std::string>(std::string(5000, 'z'));
+    with_text.procfs = procfs::procfs_texts::from_texts(std::string(5000, 'z'), std::string(5000, 'b'));
     const std::string blob = session::encode_snapshot(with_text);
     CHECK(blob.find(std::string(100, 'z')) == std::string::npos);
+    CHECK(blob.find(std::string(100, 'b')) == std::string::npos);
     const sim::snapshot back2 = session::decode_snapshot(blob);
-    REQUIRE(back2.zoneinfo_text);
-    CHECK(back2.zoneinfo_text->empty());
+    REQUIRE(back2.procfs);
+    CHECK(back2.procfs->zoneinfo().empty());
+    CHECK(back2.procfs->buddyinfo().empty());
 }
 
 TEST_CASE("the snapshot structs have no field the codec does not know")
@@ -96,7 +97,7 @@ TEST_CASE("the snapshot structs have no field the codec does not know")
     // When this fails, a field was added to sim::snapshot or one of its parts: encode it in
     // core/session/snapshot_codec.cpp (and bump SNAPSHOT_ENCODING), compare it in snapshot_diff.hpp, and
     // update the sizes here (x86-64, libstdc++).
-    CHECK(sizeof(sim::snapshot) == 688);
+    CHECK(sizeof(sim::snapshot) == 672);
     CHECK(sizeof(sim::zone_snapshot) == 1872);
     CHECK(sizeof(sim::lock_snapshot) == 1224);
     CHECK(sizeof(sim::lock_metrics) == 1192);

@@ -173,12 +173,13 @@ public:
         }
         eq("state_digest.has_value", a.state_digest.has_value(), b.state_digest.has_value());
         if (a.state_digest && b.state_digest) eq("state_digest", *a.state_digest, *b.state_digest);
-        eq("zoneinfo_text.has_value", a.zoneinfo_text != nullptr, b.zoneinfo_text != nullptr);
-        eq("buddyinfo_text.has_value", a.buddyinfo_text != nullptr, b.buddyinfo_text != nullptr);
+        eq("procfs.has_value", a.procfs != nullptr, b.procfs != nullptr);
         eq("procfs_time_ns", a.procfs_time_ns, b.procfs_time_ns);
         if (!logs) return;
-        if (a.zoneinfo_text && b.zoneinfo_text) eq("zoneinfo_text", *a.zoneinfo_text, *b.zoneinfo_text);
-        if (a.buddyinfo_text && b.buddyinfo_text) eq("buddyinfo_text", *a.buddyinfo_text, *b.buddyinfo_text);
+        if (a.procfs && b.procfs) {
+            eq("procfs.zoneinfo", a.procfs->zoneinfo(), b.procfs->zoneinfo());
+            eq("procfs.buddyinfo", a.procfs->buddyinfo(), b.procfs->buddyinfo());
+        }
         eq("events.size", a.events.size(), b.events.size());
         for (std::size_t i = 0; i < a.events.size() && i < b.events.size(); ++i) {
             const std::string p = "events[" + std::to_string(i) + "]";

@@ -127,7 +127,7 @@ TEST_CASE("hold records beyond the engine's cap are counted, not kept", "[snapsh
     CHECK(e.holds().size() == 100); // room again for 60 more
 }
 
-TEST_CASE("snapshots carry the /proc texts, shared until the next rendering", "[snapshot][procfs]")
+TEST_CASE("snapshots carry the /proc texts of their capture, shared until the next one", "[snapshot][procfs]")
 {
     sim::engine e(busy_config(), test::loop_factory(busy_load()));
     sim::snapshot_cursor cur;
@@ -135,40 +135,48 @@ TEST_CASE("snapshots carry the /proc texts, shared until the next rendering", "[
     opt.procfs_every_ns = 10'000'000;
     opt.procfs_virtual_time = true;
     std::vector<std::shared_ptr<const sim::snapshot>> snaps;
+    // What procfs prints for the machine at each capture, taken then; the snapshots' texts are printed only
+    // after the run, when the machine has moved on: they must still be those of their capture.
+    std::vector<std::pair<std::string, std::string>> expected;
     for (sim::vtime_ns t = 1'000'000; t <= 25'000'000; t += 1'000'000) {
         e.run_until(t);
         snaps.push_back(sim::build_snapshot(e, cur, {}, opt));
-        if (snaps.back()->zoneinfo_text != (snaps.size() > 1 ? snaps[snaps.size() - 2]->zoneinfo_text : nullptr)) {
-            // Rendered now: exactly what procfs prints for the machine at this point.
-            CHECK(*snaps.back()->zoneinfo_text == procfs::zoneinfo_text(e.machine()));
-            CHECK(*snaps.back()->buddyinfo_text == procfs::buddyinfo_text(e.machine()));
+        REQUIRE(snaps.back()->procfs);
+        if (snaps.size() == 1 || snaps.back()->procfs != snaps[snaps.size() - 2]->procfs) {
+            expected.emplace_back(procfs::zoneinfo_text(e.machine()), procfs::buddyinfo_text(e.machine()));
             CHECK(snaps.back()->procfs_time_ns == snaps.back()->sim_time_ns);
         }
     }
-    REQUIRE(snaps.front()->zoneinfo_text);
-    CHECK(snaps.front()->zoneinfo_text->find("Node 0, zone") != std::string::npos);
-    // Rendered at 1 ms, 11 ms and 21 ms of virtual time: three distinct texts, shared in between.
-    std::vector<const std::string*> distinct;
+    // Captured at 1 ms, 11 ms and 21 ms of virtual time: three distinct captures, shared in between.
+    std::vector<const procfs::procfs_texts*> distinct;
     for (const auto& s : snaps)
-        if (distinct.empty() || distinct.back() != s->zoneinfo_text.get()) distinct.push_back(s->zoneinfo_text.get());
-    CHECK(distinct.size() == 3);
-    CHECK(snaps[1]->zoneinfo_text == snaps[0]->zoneinfo_text);
-    CHECK(snaps[1]->buddyinfo_text == snaps[0]->buddyinfo_text);
+        if (distinct.empty() || distinct.back() != s->procfs.get()) distinct.push_back(s->procfs.get());
+    REQUIRE(distinct.size() == 3);
+    REQUIRE(expected.size() == 3);
+    CHECK(expected[0].first != expected[2].first); // the machine changed: the check below can tell them apart
+    for (std::size_t i = 0; i < distinct.size(); ++i) {
+        CHECK(distinct[i]->zoneinfo() == expected[i].first);
+        CHECK(distinct[i]->buddyinfo() == expected[i].second);
+    }
+    CHECK(snaps.front()->procfs->zoneinfo().find("Node 0, zone") != std::string::npos);
+    CHECK(snaps[1]->procfs == snaps[0]->procfs);
+    // Printed once: every reader gets the same string.
+    CHECK(&snaps[1]->procfs->zoneinfo() == &snaps[0]->procfs->zoneinfo());
 
-    // A command may change the texts without a step: rendered at once.
+    // A command may change the texts without a step: captured at once.
     auto s2 = sim::build_snapshot(e, cur, {}, opt);
-    CHECK(s2->zoneinfo_text == snaps.back()->zoneinfo_text);
+    CHECK(s2->procfs == snaps.back()->procfs);
     REQUIRE(e.set_sysctl("min_free_kbytes", 65536).empty());
     sim::snapshot_context ctx;
     ctx.commands.push_back(sim::command_result{});
     auto s3 = sim::build_snapshot(e, cur, ctx, opt);
-    CHECK(s3->zoneinfo_text != s2->zoneinfo_text);
-    CHECK(*s3->zoneinfo_text == procfs::zoneinfo_text(e.machine()));
+    REQUIRE(s3->procfs);
+    CHECK(s3->procfs != s2->procfs);
+    CHECK(s3->procfs->zoneinfo() == procfs::zoneinfo_text(e.machine()));
 
     // Off: none.
     sim::snapshot_cursor off_cur;
     opt.procfs_every_ns = 0;
     auto none = sim::build_snapshot(e, off_cur, {}, opt);
-    CHECK_FALSE(none->zoneinfo_text);
-    CHECK_FALSE(none->buddyinfo_text);
+    CHECK_FALSE(none->procfs);
 }
