@@ -58,11 +58,12 @@ public:
     // Rethrows a write error (as recording_error) that the writer thread met. Idempotent.
     void close();
 
-    // While snapshots come, the writer looks for them by itself this often: the producer does not wake it.
-    static constexpr std::chrono::milliseconds WRITER_POLL{10};
-    // After this many looks that found nothing the writer sleeps until woken (or WRITER_IDLE_POLL, to commit), and
-    // the next snapshot wakes it.
-    static constexpr unsigned WRITER_IDLE_AFTER = 10;
+    // While snapshots come, the writer looks for them by itself this often: the producer does not wake it. Short, so
+    // that few snapshots wait at a time and their source soon fills them again (snapshot_pool) instead of new ones.
+    static constexpr std::chrono::milliseconds WRITER_POLL{2};
+    // After this many looks that found nothing (50 ms) the writer sleeps until woken (or WRITER_IDLE_POLL, to
+    // commit), and the next snapshot wakes it.
+    static constexpr unsigned WRITER_IDLE_AFTER = 25;
     static constexpr std::chrono::milliseconds WRITER_IDLE_POLL{100};
 
     std::uint64_t dropped() const; // snapshots not recorded because the queue was full
