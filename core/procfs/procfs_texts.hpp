@@ -2,7 +2,7 @@
 //
 // A snapshot carries one: its source copies the numbers (capture_zoneinfo_source, cheap) and whoever reads the
 // texts prints them, once, on its own thread: the recorder's writer, or the window's /proc view. Printing was a
-// quarter of a recording's time on the engine's thread. A recording read back carries the texts themselves.
+// quarter of a recording's sampling time on the engine's thread. A recording read back carries the texts themselves.
 #pragma once
 
 #include "zoneinfo_source.hpp"

@@ -1,5 +1,7 @@
 #include "zoneinfo_source.hpp"
 
+#include "mm/machine.hpp"
+
 namespace pcplab::procfs
 {
 

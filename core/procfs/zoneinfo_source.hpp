@@ -3,11 +3,15 @@
 #pragma once
 
 #include "mm/kernel_era.hpp"
-#include "mm/machine.hpp"
 #include "mm/mm_types.hpp"
 
 #include <array>
 #include <vector>
+
+namespace pcplab::mm
+{
+class machine;
+} // namespace pcplab::mm
 
 namespace pcplab::procfs
 {

@@ -1,6 +1,6 @@
 #include "session/engine_sampler.hpp"
 
-#include "procfs/zoneinfo_print.hpp"
+#include "procfs/procfs_texts.hpp"
 
 namespace pcplab::session
 {

@@ -5,6 +5,8 @@
 #include "session/record_names.hpp"
 #include "session/snapshot_codec.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>

@@ -8,6 +8,8 @@
 
 #include "mm/patch_switches.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>

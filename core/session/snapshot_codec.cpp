@@ -2,6 +2,8 @@
 
 #include "session/byte_codec.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 namespace pcplab::session
 {
 

@@ -120,6 +120,10 @@ public:
     void release_events(std::uint64_t upto);
     std::uint64_t events_released() const; // the number of the first event in events()
     void release_holds(std::uint64_t upto);
+    // Moves every kept hold record into `out`, which must be empty (its memory becomes the engine's log), and
+    // counts them released: how a reader that takes them all gets them without copying (a recording keeps
+    // tens of thousands per snapshot on a contended machine).
+    void take_holds(std::vector<lock_hold_record>& out);
     std::uint64_t holds_released() const;
     std::uint64_t holds_dropped() const; // hold records not kept: over engine_config::max_holds
     // All allocator work done since boot (struct page touches: hits of the cache model vs misses, ...).

@@ -172,6 +172,11 @@ void engine::release_holds(std::uint64_t upto)
     m_impl->release_holds(upto);
 }
 
+void engine::take_holds(std::vector<lock_hold_record>& out)
+{
+    m_impl->take_holds(out);
+}
+
 std::uint64_t engine::holds_released() const
 {
     return m_impl->holds_base;

@@ -107,6 +107,13 @@ void engine::impl::release_holds(std::uint64_t upto)
     holds_base += n;
 }
 
+void engine::impl::take_holds(std::vector<lock_hold_record>& out)
+{
+    out.clear();
+    out.swap(holds);
+    holds_base += out.size();
+}
+
 // machine::on_limits_change: one event per value that changed (batch, high, high_min, high_max).
 void engine::impl::on_limits_change(const mm::limits_change& c)
 {

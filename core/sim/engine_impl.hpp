@@ -174,6 +174,7 @@ struct engine::impl final : public mm::lock_ops {
     void push_event(sim_event e);
     void release_events(std::uint64_t upto);
     void release_holds(std::uint64_t upto);
+    void take_holds(std::vector<lock_hold_record>& out);
     void on_limits_change(const mm::limits_change& c);
     void note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause);
     void set_patch(mm::patch p, bool on);

@@ -11,14 +11,17 @@
 #include "mm/mm_types.hpp"
 #include "mm/patch_switches.hpp"
 
-#include "procfs/procfs_texts.hpp"
-
 #include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace pcplab::procfs
+{
+class procfs_texts; // procfs/procfs_texts.hpp: include it to read the texts
+} // namespace pcplab::procfs
 
 namespace pcplab::sim
 {

@@ -14,6 +14,8 @@
 
 #include "support/small_machine.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <QApplication>

@@ -4,6 +4,8 @@
 #include "views/proc_text.hpp"
 #include "views/text_pane.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>

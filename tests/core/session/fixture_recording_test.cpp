@@ -6,6 +6,8 @@
 #include "session/export.hpp"
 #include "session/recording_reader.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 

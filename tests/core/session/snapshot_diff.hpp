@@ -6,6 +6,8 @@
 
 #include "sim/snapshot.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <sstream>
 #include <string>
 

@@ -6,6 +6,8 @@
 #include "session/snapshot_codec.hpp"
 #include "sim/snapshot_pool.hpp"
 
+#include "procfs/procfs_texts.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <thread>

@@ -3,6 +3,7 @@
 #include "core/sim/engine_test_support.hpp"
 #include "sim/snapshot_builder.hpp"
 
+#include "procfs/procfs_texts.hpp"
 #include "procfs/zoneinfo_print.hpp"
 
 #include <catch2/catch.hpp>
@@ -110,6 +111,42 @@ TEST_CASE(
     }
     CHECK(k.holds_released() == 0);
     CHECK(k.holds().size() > most_per_snapshot);
+}
+
+TEST_CASE("a snapshot that takes the engine's hold log gets the records a copy would", "[snapshot][memory]")
+{
+    // `taken` releases what it publishes (the engine's log is handed over whole); `copied` keeps everything
+    // (each snapshot copies the records after its cursor). Record for record, the snapshots must agree.
+    sim::engine taken(busy_config(), test::loop_factory(busy_load()));
+    sim::engine copied(busy_config(), test::loop_factory(busy_load()));
+    sim::snapshot_cursor tc, cc;
+    sim::snapshot_options opt;
+    opt.procfs_every_ns = 0;
+    opt.max_holds = SIZE_MAX;
+    sim::snapshot_options keep = opt;
+    keep.release_published = false;
+    std::size_t records = 0;
+    for (sim::vtime_ns t = 1'000'000; t <= 60'000'000; t += 1'000'000) {
+        taken.run_until(t);
+        copied.run_until(t);
+        auto a = sim::build_snapshot(taken, tc, {}, opt);
+        auto b = sim::build_snapshot(copied, cc, {}, keep);
+        CHECK(taken.holds().empty()); // handed over
+        REQUIRE(a->holds.size() == b->holds.size());
+        for (std::size_t i = 0; i < a->holds.size(); ++i) {
+            const auto &x = a->holds[i], &y = b->holds[i];
+            CHECK((x.start == y.start && x.hold_ns == y.hold_ns && x.wait_ns == y.wait_ns && x.cpu == y.cpu
+                && x.node == y.node && x.zone == y.zone && x.caller == y.caller && x.kind == y.kind
+                && x.pages == y.pages && x.owner == y.owner));
+        }
+        CHECK(a->zones.size() == b->zones.size());
+        for (std::size_t z = 0; z < a->zones.size() && z < b->zones.size(); ++z)
+            CHECK(a->zones[z].lock.waiting_cpus_now == b->zones[z].lock.waiting_cpus_now);
+        records += a->holds.size();
+    }
+    CHECK(records > 1000);
+    CHECK(taken.holds_released() == records);
+    CHECK(copied.holds().size() == records);
 }
 
 TEST_CASE("hold records beyond the engine's cap are counted, not kept", "[snapshot][memory]")
