@@ -45,6 +45,7 @@ sim::run_summary execute_recorded_run(
     ro.wait_when_full = true; // a CLI recording is complete: the run waits rather than drop a snapshot
     ro.holds = holds;
     ec.keep_holds = ro.holds.engine_must_keep_holds();
+    ec.keep_plain_pcp_holds = ro.holds.engine_must_keep_plain_pcp_holds();
 
     make_configured_workload(req.workload, req.params);
     sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });

@@ -83,8 +83,11 @@ std::string run_help()
           "  --init-threads N         deferred-init threads per node (needs parallel-deferred-init)\n"
           "  --json                   one JSON object (see README, \"pcplab-cli run\")\n"
           "  --record FILE            also record the run(s) to FILE (SQLite; docs/recording-schema.md)\n"
-          "  --record-holds RULE      which zone->lock holds the recording keeps: all (default), none, 1/N,\n"
-          "                           or 1/N+over:T (one in N plus every hold of at least T, e.g. 1/10+over:5us)\n"
+          "  --record-holds RULE      which lock holds the recording keeps: zone (default: every zone->lock hold\n"
+          "                           and the pcp->lock holds that waited or drained another CPU's pageset),\n"
+          "                           all (also the uncontended local pcp->lock holds, one per PCP allocation\n"
+          "                           and free from v6.0), none, 1/N, or 1/N+over:T (one in N plus every hold of\n"
+          "                           at least T, e.g. 1/10+over:5us)\n"
           "\n"
           "Switches:"
         + names + "\n";
@@ -125,13 +128,13 @@ int cmd_run(const std::vector<std::string>& args)
             throw cli_error("--param " + text + ": '" + value + "' is not a number");
         req.params.emplace_back(text.substr(0, eq), v);
     }
-    session::hold_rule holds;
+    session::hold_rule holds = session::hold_rule::recording_default();
     if (auto h = a.get("--record-holds")) {
         if (!a.has("--record")) throw cli_error("--record-holds: needs --record FILE");
         auto rule = session::hold_rule::parse(*h);
         if (!rule)
             throw cli_error(
-                "--record-holds: '" + *h + "' is not a rule (all, none, 1/N or 1/N+over:T, e.g. 1/10+over:5us)");
+                "--record-holds: '" + *h + "' is not a rule (zone, all, none, 1/N or 1/N+over:T, e.g. 1/10+over:5us)");
         holds = *rule;
     }
     make_configured_workload(req.workload, req.params); // a refused parameter is a usage error

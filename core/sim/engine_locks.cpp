@@ -170,7 +170,8 @@ void engine::impl::record_hold(
     lm.hold_ns_by_caller[ci] += hold;
     lm.max_pages_by_caller[ci] = std::max(lm.max_pages_by_caller[ci], pages);
 
-    if (cfg.keep_holds) {
+    const bool plain_pcp = id.kind == mm::lock_kind::pcp_lock && !wait && id.cpu == cpu; // plain_pcp_hold, unbuilt
+    if (cfg.keep_holds && (!plain_pcp || cfg.keep_plain_pcp_holds)) {
         constexpr std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
         lock_hold_record r;
         r.start = l.grant;

@@ -76,6 +76,13 @@ struct lock_hold_record {
     std::int16_t owner = -1; // pcp->lock: the CPU whose pageset it is
 };
 
+// A pcp->lock hold that did not wait and was taken by the CPU whose pageset it is: one per PCP allocation and
+// free from v6.0, and what engine_config::keep_plain_pcp_holds leaves out.
+inline bool plain_pcp_hold(const lock_hold_record& h)
+{
+    return h.kind == mm::lock_kind::pcp_lock && h.wait_ns == 0 && h.owner == static_cast<int>(h.cpu);
+}
+
 enum class event_kind : std::uint8_t {
     limits_change, // batch/high of a zone's pagesets (cause in text; `field` says which value)
     pcp_high_change, // one CPU's auto-tuned high (grow / decay / reclaim)

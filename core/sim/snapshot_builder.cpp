@@ -141,7 +141,8 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
     std::vector<lock_hold_record> waiting;
     if (holds_kept)
         for (const auto& h : holds)
-            if (waits_at(h, now)) waiting.push_back(h);
+            if (h.kind == mm::lock_kind::zone_lock && waits_at(h, now))
+                waiting.push_back(h); // a pcp->lock wait is not one for zone->lock
     for (std::size_t i = 0; i < locks.size(); ++i) {
         const lock_metrics& lm = locks[i];
         int zi = s.zone_index(lm.node, lm.zone);

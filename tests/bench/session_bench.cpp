@@ -1,9 +1,10 @@
 // Recording overhead: engine throughput (engine events per second of the engine thread's CPU time, and per wall
 // second) of the same run without and with a recording, in both ways a run is recorded:
 //   cli   `pcplab-cli run --record`: the caller steps the engine, snapshots every duration/200 of virtual time,
-//         every event and lock hold kept (the engine's keep_holds included), the writer on its own thread;
+//         every event kept and the lock holds of the variant's rule (all, none, or the default `zone`, which
+//         leaves out the plain pcp->lock holds in the engine too), the writer on its own thread;
 //   live  an engine_thread at full speed with the recorder on on_publish (the GUI's way); the window's engine
-//         keeps every lock hold for its lanes view whether it records or not, so both live variants do.
+//         keeps the holds its lanes view draws whether it records or not, so both live variants do.
 // A recording's setup (opening the file, its schema, the run header) is a fixed cost per recording, shown apart
 // from the throughput during the run.
 // The engine thread's CPU time is the figure that holds on a loaded host (the writer runs on another core);
@@ -98,7 +99,9 @@ struct timing {
     double eps_wall() const { return wall > 0 ? static_cast<double>(events) / wall : 0; }
 };
 
-enum class cli_mode { plain, keep_holds, recorded, recorded_no_holds };
+// recorded: every hold (rule `all`); recorded_default: the rule `run --record` uses unless told (hold_rule::
+// recording_default, `zone`), the engine leaving out the plain pcp->lock holds as cmd_record_run.cpp has it.
+enum class cli_mode { plain, keep_holds, recorded, recorded_no_holds, recorded_default };
 
 // Runs `e` to `dur`, calling `at_step` at each multiple of `step` before it (a recording's snapshot instants).
 template <typename F> void run_in_steps(sim::engine& e, sim::vtime_ns dur, sim::vtime_ns step, F at_step)
@@ -130,13 +133,15 @@ struct cli_setup {
 cli_setup setup_for(sim::engine_config cfg, sim::vtime_ns dur, cli_mode mode)
 {
     cli_setup c;
-    c.records = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds;
-    cfg.keep_events = c.records;
-    cfg.keep_holds = mode == cli_mode::keep_holds || mode == cli_mode::recorded;
-    c.cfg = cfg;
+    c.records = mode == cli_mode::recorded || mode == cli_mode::recorded_no_holds || mode == cli_mode::recorded_default;
     c.sampling.interval_ns = std::max<sim::vtime_ns>(50'000, dur / 200);
     c.recording.wait_when_full = true;
     if (mode == cli_mode::recorded_no_holds) c.recording.holds = *session::hold_rule::parse("none");
+    if (mode == cli_mode::recorded_default) c.recording.holds = session::hold_rule::recording_default();
+    cfg.keep_events = c.records;
+    cfg.keep_holds = mode == cli_mode::keep_holds || (c.records && c.recording.holds.engine_must_keep_holds());
+    cfg.keep_plain_pcp_holds = mode == cli_mode::keep_holds || c.recording.holds.engine_must_keep_plain_pcp_holds();
+    c.cfg = cfg;
     return c;
 }
 
@@ -198,9 +203,14 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
     sim::engine_thread_options o;
     std::unique_ptr<session::recorder> rec;
     sim::engine_config c = cfg;
-    c.keep_holds = true; // the window's engine keeps them for the lanes view, recorded or not
+    // As the window's engine (run_setup.cpp): it keeps the holds the lanes view draws, recorded or not, and
+    // records them with the default rule (recording_tap.cpp).
+    c.keep_holds = true;
+    c.keep_plain_pcp_holds = false;
     if (record) {
-        rec = std::make_unique<session::recorder>(path, session::recorder_options{});
+        session::recorder_options ro;
+        ro.holds = session::hold_rule::recording_default();
+        rec = std::make_unique<session::recorder>(path, ro);
         rec->attach(o);
     }
     // The run ends at `dur`, or earlier where the workload finishes first.
@@ -456,14 +466,15 @@ void bench_session(
     std::printf("session: recording overhead, %s / %s, %.0f ms virtual, %d rounds\n", preset.c_str(), workload.c_str(),
         duration_ms, reps);
     if (!interleaved_only) {
-        const auto cli = run_rounds(reps, 4, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
+        const auto cli = run_rounds(reps, 5, [&](int v) { return cli_run(cfg, dur, path, static_cast<cli_mode>(v)); });
         print("cli plain", cli, 0);
         print("cli engine keeps holds", cli, 1);
         print("cli recorded, holds all", cli, 2);
         print("cli recorded, holds none", cli, 3);
+        print("cli recorded, default (zone)", cli, 4);
         const auto live = run_rounds(reps, 2, [&](int v) { return live_run(cfg, dur, path, v == 1); });
         print("live plain (keeps holds)", live, 0);
-        print("live recorded, holds all", live, 1);
+        print("live recorded (zone)", live, 1);
     }
     // Forty snapshots a slice: the writer's last few of each slice, left for the wait, are a small share.
     const sim::vtime_ns slice = std::max<sim::vtime_ns>(dur / 5, 1'000'000);
@@ -471,7 +482,8 @@ void bench_session(
     // bench's own noise and bias, to be read into the others.
     const std::pair<const char*, cli_mode> interleaved[]
         = {{"interleaved, plain control", cli_mode::plain}, {"interleaved, keeps holds", cli_mode::keep_holds},
-            {"interleaved, holds all", cli_mode::recorded}, {"interleaved, holds none", cli_mode::recorded_no_holds}};
+            {"interleaved, holds all", cli_mode::recorded}, {"interleaved, holds none", cli_mode::recorded_no_holds},
+            {"interleaved, default (zone)", cli_mode::recorded_default}};
     // Round by round, every variant once, so that the control and each variant see the host alike.
     std::vector<interleaved_timing> il[std::size(interleaved)];
     for (int i = 0; i < reps; ++i)

@@ -41,8 +41,28 @@ def lock_slices(path):
     return j["otherData"]["holds_rule"], n
 all_rule, all_n = lock_slices(sys.argv[1])
 rule, n = lock_slices(sys.argv[2])
-assert all_rule == "all" and rule == "1/10+over:50us", (all_rule, rule)
+assert all_rule == "zone" and rule == "1/10+over:50us", (all_rule, rule)
 assert 0 < n < all_n / 5, (n, all_n)
+PY
+
+# The default rule (zone) leaves out the uncontended local pcp->lock holds and keeps every zone->lock hold;
+# `all` keeps them too (one per PCP allocation and free from v6.0). Same run, so the zone->lock holds agree.
+run run --preset classroom --era v6.7 --workload kernbench --duration 10ms --record "$tmp/z.db"
+[ "$rc" -eq 0 ] || fail "record v6.7: exit $rc: $(cat "$tmp/err")"
+run run --preset classroom --era v6.7 --workload kernbench --duration 10ms --record "$tmp/a.db" --record-holds all
+[ "$rc" -eq 0 ] || fail "record all: exit $rc: $(cat "$tmp/err")"
+python3 - "$tmp/z.db" "$tmp/a.db" <<'PY' || fail "default hold rule: counts"
+import sqlite3, sys
+def counts(path):
+    db = sqlite3.connect(path)
+    q = lambda sql: db.execute(sql).fetchone()[0]
+    return (q("SELECT value FROM meta WHERE key = 'holds_rule'"),
+            q("SELECT count(*) FROM lock_holds WHERE kind = 0"),
+            q("SELECT count(*) FROM lock_holds WHERE kind = 1 AND wait_ns = 0 AND owner = cpu"))
+zone, all_ = counts(sys.argv[1]), counts(sys.argv[2])
+assert zone[0] == "zone" and all_[0] == "all", (zone, all_)
+assert zone[1] == all_[1] > 0, (zone, all_)
+assert zone[2] == 0 and all_[2] > 10 * all_[1], (zone, all_)
 PY
 
 run export "$tmp/r.db" --format zoneinfo

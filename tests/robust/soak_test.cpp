@@ -59,7 +59,12 @@ TEST_CASE("a finite workload is rebooted when it finishes, and memory stays flat
     CHECK(r.ok());
     CHECK(r.reboots >= 2);
     CHECK(r.virtual_ns == opt.duration_ns);
-    CHECK(r.rss_end_kib - r.rss_start_kib < 32 * 1024);
+    // The first reboot builds the new machine before the old one is gone, and the freed memory stays with the
+    // allocator for reuse (keep_freed_memory_for_reuse): up to one classroom machine more than after boot, 32-36
+    // MiB on some hosts. After that every reboot reuses it: the later reboots (the one after 1 s at least) add
+    // nothing, where a leak would add a machine's worth each time.
+    CHECK(r.rss_end_kib - r.rss_start_kib < 64 * 1024);
+    CHECK(r.rss_end_kib - r.rss_settled_kib < 8 * 1024);
 }
 
 TEST_CASE("the soak's memory rule leaves out the first virtual second and flags growth after it")

@@ -74,6 +74,9 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     sim::engine_config ec = sim::engine_config_for(r.machine);
     ec.keep_events = true; // the event log and the event markers
     ec.keep_holds = s.keep_holds;
+    // The views draw zone->lock holds; the window records hold_rule::recording_default(), which leaves out the
+    // uncontended local pcp->lock holds too.
+    ec.keep_plain_pcp_holds = false;
     ec.workload = s.workload;
     ec.intensity = s.intensity;
     ec.seed = s.seed;

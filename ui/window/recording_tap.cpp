@@ -46,6 +46,7 @@ std::string recording_tap::start(const std::string& path, std::optional<session:
     session::recorder_options ro;
     ro.source = "pcplab";
     ro.snapshot_rule = "every published snapshot";
+    ro.holds = session::hold_rule::recording_default(); // what the window's engine keeps (resolve_setup)
     ro.base_header = std::move(base);
     try {
         auto rec = std::make_unique<session::recorder>(path, ro);

@@ -176,6 +176,53 @@ TEST_CASE("a hold rule keeps one hold in N plus every long one, and says so in t
     CHECK(run.holds_written == (holds + 9) / 10);
 }
 
+TEST_CASE("the default hold rule keeps every hold but the plain pcp->lock ones, and says so in the file")
+{
+    const auto zone = session::hold_rule::parse("zone");
+    REQUIRE(zone);
+    CHECK(zone->text() == "zone");
+    CHECK(session::hold_rule::recording_default().text() == "zone");
+    CHECK(zone->engine_must_keep_holds());
+    CHECK(!zone->engine_must_keep_plain_pcp_holds());
+    CHECK(session::hold_rule::parse("all")->engine_must_keep_plain_pcp_holds());
+    CHECK(session::hold_rule::parse("1/10")->engine_must_keep_plain_pcp_holds());
+    CHECK(!session::hold_rule::parse("none")->engine_must_keep_plain_pcp_holds());
+
+    session::hold_sampler s(*zone);
+    sim::lock_hold_record z, local, waited, remote;
+    z.kind = mm::lock_kind::zone_lock;
+    local.kind = waited.kind = remote.kind = mm::lock_kind::pcp_lock;
+    local.cpu = waited.cpu = remote.cpu = 3;
+    local.owner = waited.owner = 3;
+    remote.owner = 5; // drain_all_pages from CPU 3 (v6.0+)
+    waited.wait_ns = 40;
+    CHECK(s.keep(z));
+    CHECK(!s.keep(local));
+    CHECK(s.keep(waited));
+    CHECK(s.keep(remote));
+
+    // A v6.7 machine: one pcp->lock hold per PCP allocation and free, nearly all of them plain.
+    test::scratch_file f("zone.db");
+    auto snaps = test::engine_snapshots(4);
+    std::size_t holds = 0, kept = 0;
+    for (const auto& sn : snaps)
+        for (const auto& h : sn->holds) {
+            ++holds;
+            kept += !sim::plain_pcp_hold(h);
+        }
+    REQUIRE(kept > 0);
+    REQUIRE(kept < holds);
+    {
+        session::recorder_options ro;
+        ro.holds = *zone;
+        test::record_snapshots(f.path(), snaps, ro);
+    }
+    session::recording back(f.path());
+    CHECK(back.meta("holds_rule") == "zone");
+    CHECK(back.runs().front().holds_seen == holds);
+    CHECK(back.runs().front().holds_written == kept);
+}
+
 TEST_CASE("an engine sampled by its caller records snapshots and /proc texts")
 {
     test::scratch_file f("sampled-engine.db");

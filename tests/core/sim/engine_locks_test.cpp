@@ -145,3 +145,49 @@ TEST_CASE("picking pages outside zone->lock shortens the free_pcppages_bulk hold
     INFO("mean free_pcppages_bulk hold: off " << off << " ns, on " << on << " ns");
     REQUIRE(on < 0.9 * off);
 }
+
+TEST_CASE("an engine that leaves out the plain pcp->lock holds keeps every other hold, record for record")
+{
+    // Four CPUs that each hold more than a quarter of the 1 GiB machine: allocations fail, and the engine's
+    // retry drains every CPU's pageset from the failing CPU (v6.0+: remote pcp->lock holds), besides the one
+    // local pcp->lock hold per PCP allocation and free.
+    auto cfg = small_config(1, 4, 1, "v6.7");
+    cfg.keep_holds = true;
+    loop_params p;
+    p.burst = 80'000;
+    sim::engine all(cfg, loop_factory(p));
+    cfg.keep_plain_pcp_holds = false;
+    sim::engine some(cfg, loop_factory(p));
+    all.boot();
+    some.boot();
+    all.run_until(100'000'000);
+    some.run_until(100'000'000);
+
+    std::vector<sim::lock_hold_record> expect;
+    std::size_t plain_n = 0, other_pcp = 0;
+    for (const auto& h : all.holds()) {
+        if (sim::plain_pcp_hold(h)) {
+            ++plain_n;
+            continue;
+        }
+        other_pcp += h.kind == mm::lock_kind::pcp_lock;
+        expect.push_back(h);
+    }
+    INFO("plain pcp holds " << plain_n << ", other pcp holds " << other_pcp << ", kept " << expect.size());
+    REQUIRE(plain_n > 1000);
+    REQUIRE(other_pcp > 0);
+    REQUIRE(some.holds().size() == expect.size());
+    for (std::size_t i = 0; i < expect.size(); ++i) {
+        const auto& a = expect[i];
+        const auto& b = some.holds()[i];
+        REQUIRE(a.start == b.start);
+        REQUIRE(a.hold_ns == b.hold_ns);
+        REQUIRE(a.wait_ns == b.wait_ns);
+        REQUIRE(a.cpu == b.cpu);
+        REQUIRE(a.kind == b.kind);
+        REQUIRE(a.caller == b.caller);
+        REQUIRE(a.owner == b.owner);
+    }
+    // Keeping fewer records changes nothing the engine measures.
+    REQUIRE(all.events_processed() == some.events_processed());
+}
