@@ -145,6 +145,8 @@ void __free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratet
 // the head of its order's list, the caller keeps the lowest part, so successive allocations ascend.
 void expand(mm_ctx& c, zone& z, pfn_t pfn, unsigned low, unsigned high, int migratetype)
 {
+    // The halves are far apart in the memmap: let the host fetch all their lines at once, not one by one.
+    for (unsigned o = low; o < high; ++o) prefetch_struct_page(c, pfn + (pfn_t{1} << o));
     while (high > low) {
         --high;
         add_to_free_list(c, z, pfn + (pfn_t{1} << high), high, migratetype, false);

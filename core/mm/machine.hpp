@@ -30,7 +30,7 @@ public:
     virtual bool touch(pfn_t pfn) = 0;
     // A hint that `pfn` will be touched soon: the host may start loading where the model keeps its state
     // (a cache model spread over megabytes makes each touch a host cache miss). Never changes a result.
-    void prefetch(pfn_t pfn) const
+    [[gnu::always_inline]] void prefetch(pfn_t pfn) const // see prefetch_struct_page: else GCC may delete it
     {
         if (m_hint_base)
             __builtin_prefetch(m_hint_base + static_cast<std::size_t>(pfn & m_hint_mask) * m_hint_stride, 1);
