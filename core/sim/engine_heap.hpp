@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 namespace pcplab::sim
@@ -16,69 +17,76 @@ public:
 
     void reset(int nr_cpus, key_t t0)
     {
-        m_slots.clear();
+        m_shift = 0;
+        while ((std::int64_t{1} << m_shift) < nr_cpus) ++m_shift;
+        m_cpu_mask = (key_t{1} << m_shift) - 1;
+        m_latest = ~key_t{0} >> m_shift;
+        m_keys.clear();
         m_pos.assign(static_cast<std::size_t>(nr_cpus), 0);
         for (int c = 0; c < nr_cpus; ++c) {
-            m_pos[static_cast<std::size_t>(c)] = static_cast<int>(m_slots.size());
-            m_slots.push_back({t0, c});
+            m_pos[static_cast<std::size_t>(c)] = static_cast<int>(m_keys.size());
+            m_keys.push_back(pack(t0, c));
         }
     }
-    bool empty() const { return m_slots.empty(); }
-    int top() const { return m_slots.front().cpu; }
-    key_t top_key() const { return m_slots.front().t; }
+    bool empty() const { return m_keys.empty(); }
+    int top() const { return static_cast<int>(m_keys.front() & m_cpu_mask); }
+    key_t top_key() const { return m_keys.front() >> m_shift; }
     // The clock of `cpu` is now `t` (larger or smaller than before).
     void update(int cpu, key_t t)
     {
-        int i = m_pos[static_cast<std::size_t>(cpu)];
-        key_t old = m_slots[static_cast<std::size_t>(i)].t;
-        m_slots[static_cast<std::size_t>(i)].t = t;
-        if (t < old)
-            sift_up(i);
+        if (t > m_latest) throw std::overflow_error("virtual time beyond the run queue's range");
+        const int i = m_pos[static_cast<std::size_t>(cpu)];
+        const key_t old = m_keys[static_cast<std::size_t>(i)];
+        const key_t k = pack(t, cpu);
+        if (k < old)
+            sift_up(i, k);
         else
-            sift_down(i);
+            sift_down(i, k);
     }
 
 private:
-    struct slot {
-        key_t t;
-        int cpu;
-    };
-    static bool before(const slot& a, const slot& b) { return a.t < b.t || (a.t == b.t && a.cpu < b.cpu); }
-    void place(int i, const slot& s)
+    // One word per CPU, the clock above the CPU id: one comparison orders by clock, then by id, as long as the
+    // clock fits above the id's bits (2^56 ns, over two years, with 256 CPUs). A single unsigned comparison
+    // instead of two lets the compiler pick the smaller child without a branch, and the slot is half as big.
+    key_t pack(key_t t, int cpu) const { return t << m_shift | static_cast<key_t>(cpu); }
+    void place(int i, key_t k)
     {
-        m_slots[static_cast<std::size_t>(i)] = s;
-        m_pos[static_cast<std::size_t>(s.cpu)] = i;
+        m_keys[static_cast<std::size_t>(i)] = k;
+        m_pos[static_cast<std::size_t>(k & m_cpu_mask)] = i;
     }
-    void sift_up(int i)
+    void sift_up(int i, key_t k)
     {
-        slot s = m_slots[static_cast<std::size_t>(i)];
         while (i > 0) {
-            int parent = (i - 1) / 2;
-            if (!before(s, m_slots[static_cast<std::size_t>(parent)])) break;
-            place(i, m_slots[static_cast<std::size_t>(parent)]);
+            const int parent = (i - 1) / 2;
+            const key_t p = m_keys[static_cast<std::size_t>(parent)];
+            if (k >= p) break;
+            place(i, p);
             i = parent;
         }
-        place(i, s);
+        place(i, k);
     }
-    void sift_down(int i)
+    void sift_down(int i, key_t k)
     {
-        const int n = static_cast<int>(m_slots.size());
-        slot s = m_slots[static_cast<std::size_t>(i)];
+        const int n = static_cast<int>(m_keys.size());
         for (;;) {
             int child = 2 * i + 1;
             if (child >= n) break;
-            if (child + 1 < n
-                && before(m_slots[static_cast<std::size_t>(child + 1)], m_slots[static_cast<std::size_t>(child)]))
-                ++child;
-            if (!before(m_slots[static_cast<std::size_t>(child)], s)) break;
-            place(i, m_slots[static_cast<std::size_t>(child)]);
+            key_t c = m_keys[static_cast<std::size_t>(child)];
+            const key_t right = child + 1 < n ? m_keys[static_cast<std::size_t>(child + 1)] : ~key_t{0};
+            child += right < c;
+            c = right < c ? right : c;
+            if (c >= k) break;
+            place(i, c);
             i = child;
         }
-        place(i, s);
+        place(i, k);
     }
 
-    std::vector<slot> m_slots;
-    std::vector<int> m_pos;
+    std::vector<key_t> m_keys; // (clock << m_shift) | cpu
+    std::vector<int> m_pos; // slot of each CPU
+    unsigned m_shift = 0; // bits of a CPU id
+    key_t m_cpu_mask = 0;
+    key_t m_latest = ~key_t{0}; // the latest clock a key holds
 };
 
 } // namespace pcplab::sim
