@@ -61,8 +61,12 @@ std::optional<hold_rule> hold_rule::parse(std::string_view text)
 {
     hold_rule r;
     if (text == "all") return r;
-    if (text == "none" || text == "zone") {
-        r.m = text == "none" ? mode::none : mode::zone;
+    if (text == "none") {
+        r.m = mode::none;
+        return r;
+    }
+    if (text == "zone") {
+        r.m = mode::zone;
         return r;
     }
     if (text.substr(0, 2) != "1/") return std::nullopt;
@@ -87,7 +91,7 @@ hold_rule hold_rule::recording_default()
 {
     // Every hold a view draws or a contention question needs, without the uncontended local pcp->lock holds
     // that outnumber them a thousand to one from v6.0 (a recording of every hold is 445 MB a virtual second on
-    // intel-2s-224 and slows the engine by about 7%; `all` is still there for whoever wants them).
+    // intel-2s-224 and slows the engine by 9-13% there; `all` is still there for whoever wants them).
     hold_rule r;
     r.m = mode::zone;
     return r;
