@@ -170,8 +170,7 @@ void engine::impl::record_hold(
     lm.hold_ns_by_caller[ci] += hold;
     lm.max_pages_by_caller[ci] = std::max(lm.max_pages_by_caller[ci], pages);
 
-    const bool plain_pcp = id.kind == mm::lock_kind::pcp_lock && !wait && id.cpu == cpu; // plain_pcp_hold, unbuilt
-    if (cfg.keep_holds && (!plain_pcp || cfg.keep_plain_pcp_holds)) {
+    if (cfg.keep_holds) {
         constexpr std::uint64_t u32 = std::numeric_limits<std::uint32_t>::max();
         lock_hold_record r;
         r.start = l.grant;
@@ -184,6 +183,7 @@ void engine::impl::record_hold(
         r.kind = id.kind;
         r.pages = static_cast<std::uint32_t>(std::min(pages, u32));
         r.owner = static_cast<std::int16_t>(id.kind == mm::lock_kind::pcp_lock ? id.cpu : -1);
+        if (!cfg.keep_plain_pcp_holds && plain_pcp_hold(r)) return;
         if (holds.size() < cfg.max_holds)
             holds.push_back(r);
         else

@@ -102,9 +102,8 @@ void bench_one(const std::string& preset, double budget_s)
     const double events = static_cast<double>(e.events_processed() - ev0);
     const double vsec = static_cast<double>(e.now() - v0) / 1e9;
     std::printf("engine %-14s %-11s %4d CPUs: %6.2f M events/s, %8.5f virtual s per wall s; per CPU s: %6.2f M "
-                "events, %8.5f virtual s (%.1f M events in %.2f s wall, %.2f s CPU of which %.2f s system; boot %.2f "
-                "s, warm-up %.2f s "
-                "host), peak RSS %ld MiB\n",
+                "events, %8.5f virtual s (%.1f M events in %.2f s wall, %.2f s CPU of which %.2f s system; boot "
+                "%.2f s, warm-up %.2f s host), peak RSS %ld MiB\n",
         preset.c_str(), cfg.workload.c_str(), e.machine().nr_cpu_ids(), events / dt / 1e6, vsec / dt, events / dc / 1e6,
         vsec / dc, events / 1e6, dt, dc, ds, boot_s, warm_s, peak_rss_mib());
 }

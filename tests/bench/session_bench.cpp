@@ -11,7 +11,7 @@
 // the wall figure also counts waiting for the writer, which a host with a spare core does not.
 // Variants run alternately, `reps` rounds; shown are the best of each (noise mostly adds time) and the median
 // over the rounds of each variant's throughput over plain's in the same round (robust to a host that drifts).
-// Then the same three recorded variants again, each interleaved with a plain run in one thread (interleaved_run):
+// Then the same recorded variants again, each interleaved with a plain run in one thread (interleaved_run):
 // the figure that holds on a shared host, with a plain control run in the same rounds; the cost against that
 // control, round by round, corrects for the bias the control shows.
 //   build/tests/bench/pcplab_session_bench [PRESET [WORKLOAD [DURATION_MS [REPS [interleaved|separate]]]]]
@@ -142,7 +142,7 @@ cli_setup setup_for(sim::engine_config cfg, sim::vtime_ns dur, cli_mode mode)
     if (mode == cli_mode::recorded_default) c.recording.holds = session::hold_rule::recording_default();
     cfg.keep_events = c.records;
     cfg.keep_holds = mode == cli_mode::keep_holds || (c.records && c.recording.holds.engine_must_keep_holds());
-    cfg.keep_plain_pcp_holds = mode == cli_mode::keep_holds || c.recording.holds.engine_must_keep_plain_pcp_holds();
+    cfg.keep_plain_pcp_holds = c.recording.holds.engine_must_keep_plain_pcp_holds(); // keep_holds: rule `all`
     c.cfg = cfg;
     return c;
 }
@@ -207,11 +207,11 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
     sim::engine_config c = cfg;
     // As the window's engine (run_setup.cpp): it keeps the holds the lanes view draws, recorded or not, and
     // records them with the default rule (recording_tap.cpp).
+    session::recorder_options ro;
+    ro.holds = session::hold_rule::recording_default();
     c.keep_holds = true;
-    c.keep_plain_pcp_holds = false;
+    c.keep_plain_pcp_holds = ro.holds.engine_must_keep_plain_pcp_holds();
     if (record) {
-        session::recorder_options ro;
-        ro.holds = session::hold_rule::recording_default();
         rec = std::make_unique<session::recorder>(path, ro);
         rec->attach(o);
     }

@@ -3,6 +3,7 @@
 // records why, as it does for a live flip), rather than being refused as a command-line --patch would be.
 #include "live/run_setup.hpp"
 
+#include "session/hold_sampling.hpp"
 #include "sim/preset.hpp"
 #include "sim/seed_reference.hpp"
 
@@ -74,9 +75,8 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     sim::engine_config ec = sim::engine_config_for(r.machine);
     ec.keep_events = true; // the event log and the event markers
     ec.keep_holds = s.keep_holds;
-    // The views draw zone->lock holds; the window records hold_rule::recording_default(), which leaves out the
-    // uncontended local pcp->lock holds too.
-    ec.keep_plain_pcp_holds = false;
+    // The views draw zone->lock holds, and the window records with the default rule (recording_tap.cpp).
+    ec.keep_plain_pcp_holds = session::hold_rule::recording_default().engine_must_keep_plain_pcp_holds();
     ec.workload = s.workload;
     ec.intensity = s.intensity;
     ec.seed = s.seed;
