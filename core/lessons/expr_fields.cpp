@@ -130,6 +130,7 @@ void add_lock_fields(std::vector<field_def>& f)
         {"hold_max_ns", &sim::lock_metrics::hold_ns_max, "longest single hold"},
         {"max_pages", &sim::lock_metrics::max_pages_per_hold, "most pages moved in one hold"},
         {"holds_over_threshold", &sim::lock_metrics::holds_over_threshold, "holds longer than the hold threshold"},
+        {"waits_over_threshold", &sim::lock_metrics::waits_over_threshold, "waits longer than the hold threshold"},
         {"waiting_ns", &sim::lock_metrics::waiting_ns, "time during which at least one CPU waited"},
     };
     for (const auto& l : fields)

@@ -38,6 +38,7 @@ void put_lock(byte_writer& w, const sim::lock_metrics& m)
     for (auto v : {m.acquisitions, m.contended, m.wait_ns_total, m.wait_ns_max, m.hold_ns_total, m.hold_ns_max,
              m.max_pages_per_hold, m.holds_over_threshold})
         w.u(v);
+    w.u(m.waits_over_threshold);
     put_hist(w, m.hold_hist);
     put_hist(w, m.wait_hist);
     put_array(w, m.holds_by_caller);
@@ -46,13 +47,15 @@ void put_lock(byte_writer& w, const sim::lock_metrics& m)
     for (auto v : {m.waiting_ns, m.waiting_until, m.waiting_from, m.trylock_failures, m.order_inversions}) w.u(v);
 }
 
-void get_lock(byte_reader& r, sim::lock_metrics& m)
+// `enc`: the blob's encoding; encoding 1 predates waits_over_threshold, which stays 0.
+void get_lock(byte_reader& r, sim::lock_metrics& m, unsigned enc)
 {
     m.node = r.i_as<int>();
     m.zone = r.i_as<int>();
     for (auto* p : {&m.acquisitions, &m.contended, &m.wait_ns_total, &m.wait_ns_max, &m.hold_ns_total, &m.hold_ns_max,
              &m.max_pages_per_hold, &m.holds_over_threshold})
         *p = r.u();
+    if (enc >= 2) m.waits_over_threshold = r.u();
     get_array(r, m.hold_hist.buckets, "histogram buckets");
     get_array(r, m.wait_hist.buckets, "histogram buckets");
     static_assert(sizeof(m.holds_by_caller) / sizeof(m.holds_by_caller[0]) == NR_CALLERS);
@@ -88,7 +91,7 @@ void put_zone(byte_writer& w, const sim::zone_snapshot& z)
     w.b(z.lock.someone_waiting);
 }
 
-void get_zone(byte_reader& r, sim::zone_snapshot& z)
+void get_zone(byte_reader& r, sim::zone_snapshot& z, unsigned enc)
 {
     z.node = r.i_as<int>();
     z.zone = r.i_as<int>();
@@ -106,7 +109,7 @@ void get_zone(byte_reader& r, sim::zone_snapshot& z)
     z.free_blocks_exact = r.b();
     z.pcp_pages = r.i_as<long>();
     z.lock.present = r.b();
-    get_lock(r, z.lock.m);
+    get_lock(r, z.lock.m, enc);
     z.lock.contention_pct = r.f();
     z.lock.contention_pct_recent = r.f();
     z.lock.waiting_cpus_now = r.i_as<int>();
@@ -235,8 +238,8 @@ sim::snapshot decode_snapshot(std::string_view blob)
     byte_reader r(blob);
     sim::snapshot s;
     auto enc = r.u();
-    if (enc != SNAPSHOT_ENCODING)
-        throw codec_error("snapshot encoding " + std::to_string(enc) + " is not one this pcplab reads ("
+    if (enc < 1 || enc > SNAPSHOT_ENCODING)
+        throw codec_error("snapshot encoding " + std::to_string(enc) + " is not one this pcplab reads (1 to "
             + std::to_string(SNAPSHOT_ENCODING) + ")");
     s.seq = r.u();
     s.side = r.i_as<int>();
@@ -269,7 +272,7 @@ sim::snapshot decode_snapshot(std::string_view blob)
     s.cpu_node.resize(r.count());
     for (int& n : s.cpu_node) n = r.i_as<int>();
     s.zones.resize(r.count(64));
-    for (auto& z : s.zones) get_zone(r, z);
+    for (auto& z : s.zones) get_zone(r, z, static_cast<unsigned>(enc));
     s.pcp.resize(r.count(3));
     for (auto& p : s.pcp) {
         p.count = r.i_as<std::int32_t>();

@@ -12,8 +12,9 @@
 namespace pcplab::session
 {
 
-// Version 1: see docs/recording-schema.md, "Snapshot blob".
-inline constexpr unsigned SNAPSHOT_ENCODING = 1;
+// See docs/recording-schema.md, "Snapshot blob". 2 adds the zone locks' waits_over_threshold; this pcplab
+// reads 1 and 2 (a version-1 blob's waits_over_threshold reads as 0: it was not counted then).
+inline constexpr unsigned SNAPSHOT_ENCODING = 2;
 
 // The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
 // /proc texts of s.procfs (whether there are some is kept).

@@ -150,6 +150,7 @@ void engine::impl::record_hold(
         lm.wait_ns_total += wait;
         lm.wait_ns_max = std::max(lm.wait_ns_max, wait);
         lm.wait_hist.add(wait);
+        if (wait > cfg.hold_threshold_ns) lm.waits_over_threshold += 1;
         // Time during which some CPU waited: grants of one lock come in increasing order, so each wait
         // interval either starts after the merged interval so far or extends it to the right.
         if (l.request >= lm.waiting_until) {

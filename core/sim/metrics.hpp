@@ -32,6 +32,10 @@ struct lock_metrics {
     std::uint64_t hold_ns_total = 0, hold_ns_max = 0;
     std::uint64_t max_pages_per_hold = 0;
     std::uint64_t holds_over_threshold = 0;
+    // Waits longer than the same threshold. The zone->lock callers spin with interrupts off
+    // (spin_lock_irqsave), so a CPU queued that long is what the softlockup and RCU-stall detectors see,
+    // whoever holds the lock: seed 003's stalls came from CPUs queueing behind long holds.
+    std::uint64_t waits_over_threshold = 0;
     log_histogram hold_hist, wait_hist;
     // Per caller (mm::lock_caller): holds and the largest single hold in pages and ns.
     std::array<std::uint64_t, static_cast<unsigned>(mm::lock_caller::nr_callers)> holds_by_caller{};

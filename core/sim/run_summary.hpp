@@ -41,7 +41,7 @@ struct zone_summary {
     std::uint64_t acquisitions = 0, contended = 0;
     std::uint64_t wait_ns_total = 0, wait_ns_max = 0;
     std::uint64_t hold_ns_total = 0, hold_ns_max = 0, hold_ns_p99 = 0;
-    std::uint64_t max_pages_per_hold = 0, holds_over_threshold = 0;
+    std::uint64_t max_pages_per_hold = 0, holds_over_threshold = 0, waits_over_threshold = 0;
     std::uint64_t waiting_ns = 0; // time during which some CPU waited
     double contention_pct = 0; // waiting_ns / virtual time
     std::vector<caller_summary> callers;

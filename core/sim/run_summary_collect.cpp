@@ -4,6 +4,8 @@
 
 #include "mm/patch_switches.hpp"
 
+#include <algorithm>
+
 namespace pcplab::sim
 {
 
@@ -38,9 +40,12 @@ void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
     out.wait_ns_max = l.wait_ns_max;
     out.hold_ns_total = l.hold_ns_total;
     out.hold_ns_max = l.hold_ns_max;
-    out.hold_ns_p99 = l.hold_hist.count() ? l.hold_hist.percentile(0.99) : 0;
+    // The histogram gives the upper bound of the p99 bucket, which can lie above every hold: cap it at the
+    // longest hold so that p99 <= max always holds.
+    out.hold_ns_p99 = l.hold_hist.count() ? std::min(l.hold_hist.percentile(0.99), l.hold_ns_max) : 0;
     out.max_pages_per_hold = l.max_pages_per_hold;
     out.holds_over_threshold = l.holds_over_threshold;
+    out.waits_over_threshold = l.waits_over_threshold;
     out.waiting_ns = l.waiting_ns;
     // Contention %: the share of the run during which some CPU was spinning on this lock.
     out.contention_pct = elapsed ? 100.0 * static_cast<double>(l.waiting_ns) / static_cast<double>(elapsed) : 0.0;

@@ -162,7 +162,8 @@ std::string zones(const ojson& j)
     if (autotune) head.insert(head.end(), {"high_min", "high_max", "high now"});
     head.insert(head.end(),
         {"PCP pages", "acquired", "contended", "wait total", "wait max", "hold total", "hold max", "hold p99",
-            "max pages", "over " + fig(j["hold_threshold_ns"], ns_str), "contention"});
+            "max pages", "holds > " + fig(j["hold_threshold_ns"], ns_str),
+            "waits > " + fig(j["hold_threshold_ns"], ns_str), "contention"});
     std::vector<std::vector<std::string>> rows = {head};
     for (const auto& z : j["zones"]) {
         const ojson& l = z["lock"];
@@ -178,7 +179,7 @@ std::string zones(const ojson& j)
             {count(z["pcp_pages"]), count(l["acquisitions"]), count(l["contended"]), fig(l["wait_ns_total"], ns_str),
                 fig(l["wait_ns_max"], ns_str), fig(l["hold_ns_total"], ns_str), fig(l["hold_ns_max"], ns_str),
                 fig(l["hold_ns_p99"], ns_str), count(l["max_pages_per_hold"]), count(l["holds_over_threshold"]),
-                fig(z["contention_pct"], pct_str)});
+                count(l["waits_over_threshold"]), fig(z["contention_pct"], pct_str)});
         rows.push_back(std::move(r));
     }
     std::string out = "\nzones (zone->lock)\n" + table(rows, "  ");

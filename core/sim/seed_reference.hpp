@@ -79,6 +79,7 @@ const seed_reference* find_seed_reference(std::string_view id);
 //                            (free_pcppages_bulk, drain_pages_zone, decay_pcp_high, drain_zone_pages)
 //   max_batch                the largest zone batch (the bound seed 003 promises)
 //   hold_ns_max, hold_ns_p99, holds_over_threshold      over every zone->lock
+//   wait_ns_max, waits_over_threshold                    over every zone->lock
 //   deferred_init_max_ms     the slowest node's modelled deferred-init time
 std::optional<double> simulated_figure(const run_summary& run, std::string_view key);
 

@@ -92,10 +92,12 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     const int tx = plot.left() + static_cast<int>(thr_pos);
     p.setPen(QPen(warn_color(pal), 2, Qt::DashLine));
     p.drawLine(tx, plot.top(), tx, plot.bottom());
-    QString over = QObject::tr("threshold %1: %2 holds over")
+    // Waits too: behind many CPUs a wait passes the threshold long before any hold does.
+    QString over = QObject::tr("threshold %1: %2 holds, %3 waits over")
                        .arg(format_ns(static_cast<double>(threshold_ns)))
-                       .arg(a->holds_over_threshold);
-    if (b) over += QObject::tr(" (B %1)").arg(b->holds_over_threshold);
+                       .arg(a->holds_over_threshold)
+                       .arg(a->waits_over_threshold);
+    if (b) over += QObject::tr(" (B %1, %2)").arg(b->holds_over_threshold).arg(b->waits_over_threshold);
     p.setPen(warn_color(pal));
     const int tw = fm.horizontalAdvance(over);
     const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);

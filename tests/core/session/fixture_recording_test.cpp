@@ -52,6 +52,9 @@ TEST_CASE("a schema-1 recording from the fixtures opens, replays and compares")
     CHECK(last.totals.allocs == summary["totals"]["allocs"].get<std::uint64_t>());
     CHECK(last.sys_ns_total() == summary["totals"]["sys_ns"].get<std::uint64_t>());
     CHECK(last.zones[2].lock.m.acquisitions == summary["zones"][2]["lock"]["acquisitions"].get<std::uint64_t>());
+    // Encoding 1 predates the count of long waits: it reads as none, and the summary of the time has no key.
+    CHECK(last.zones[2].lock.m.waits_over_threshold == 0);
+    CHECK_FALSE(summary["zones"][2]["lock"].contains("waits_over_threshold"));
 
     const auto cols = session::compare_inputs_from(rec);
     REQUIRE(cols.size() == 1);

@@ -44,6 +44,8 @@ sim::snapshot rich_snapshot()
     s.zones.front().free_blocks_exact = false;
     s.zones.front().lock.waiting_cpus_now = -1;
     s.zones.front().lock.someone_waiting = true;
+    s.zones.front().lock.m.holds_over_threshold = 11; // a short engine run has no lock hold or wait that long
+    s.zones.front().lock.m.waits_over_threshold = 13;
     s.zones.front().free_pages = -5; // NR_FREE_PAGES can dip below zero transiently in the kernel's counters
     return s;
 }
@@ -98,9 +100,9 @@ TEST_CASE("the snapshot structs have no field the codec does not know")
     // core/session/snapshot_codec.cpp (and bump SNAPSHOT_ENCODING), compare it in snapshot_diff.hpp, and
     // update the sizes here (x86-64, libstdc++).
     CHECK(sizeof(sim::snapshot) == 672);
-    CHECK(sizeof(sim::zone_snapshot) == 1872);
-    CHECK(sizeof(sim::lock_snapshot) == 1224);
-    CHECK(sizeof(sim::lock_metrics) == 1192);
+    CHECK(sizeof(sim::zone_snapshot) == 1880);
+    CHECK(sizeof(sim::lock_snapshot) == 1232);
+    CHECK(sizeof(sim::lock_metrics) == 1200);
     CHECK(sizeof(sim::cpu_metrics) == 80);
     CHECK(sizeof(sim::global_metrics) == 80);
     CHECK(sizeof(sim::run_info) == 64);

@@ -47,6 +47,7 @@ public:
         eq(p + ".hold_ns_max", a.hold_ns_max, b.hold_ns_max);
         eq(p + ".max_pages_per_hold", a.max_pages_per_hold, b.max_pages_per_hold);
         eq(p + ".holds_over_threshold", a.holds_over_threshold, b.holds_over_threshold);
+        eq(p + ".waits_over_threshold", a.waits_over_threshold, b.waits_over_threshold);
         arr(p + ".hold_hist", a.hold_hist.buckets, b.hold_hist.buckets);
         arr(p + ".wait_hist", a.wait_hist.buckets, b.wait_hist.buckets);
         arr(p + ".holds_by_caller", a.holds_by_caller, b.holds_by_caller);

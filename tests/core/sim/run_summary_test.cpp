@@ -100,7 +100,7 @@ TEST_CASE("the run JSON has every required key with the run's values")
     CHECK(z["batch"] == 63);
     CHECK(z["high"] == 378);
     for (const char* k : {"acquisitions", "contended", "wait_ns_total", "wait_ns_max", "hold_ns_total", "hold_ns_max",
-             "hold_ns_p99", "max_pages_per_hold", "holds_over_threshold"})
+             "hold_ns_p99", "max_pages_per_hold", "holds_over_threshold", "waits_over_threshold"})
         CHECK(z["lock"].contains(k));
     CHECK(z["lock"]["contended"] == 70);
     CHECK(z["contention_pct"] == 25.0);

@@ -107,20 +107,33 @@ TEST_CASE("seed 002: auto-tuned pcp->high cuts zone allocations and zone->lock c
 
 // At the full scale: at --quick (200 ms from boot) the throughput is dominated by the first reclaim's drains
 // of every CPU, which the v2 series' drain_pages_zone batching makes slower (see the figure's model_note).
-TEST_CASE("seed 003: batched callers never free more than batch pages per zone->lock hold; the hold tail shrinks")
+TEST_CASE("seed 003: batched callers never free more than batch pages per zone->lock hold; the hold and wait "
+          "tails shrink")
 {
     const seed_runs r = run_seed("003", sim::seed_scale::full);
     const double batch_off = figure(r.off, "max_batch"), batch_on = figure(r.on, "max_batch");
     const double pages_off = figure(r.off, "covered_max_pages"), pages_on = figure(r.on, "covered_max_pages");
     const double tail = change_pct(figure(r.off, "hold_ns_max"), figure(r.on, "hold_ns_max"));
+    const double wait_tail = change_pct(figure(r.off, "wait_ns_max"), figure(r.on, "wait_ns_max"));
+    const double long_holds_off = figure(r.off, "holds_over_threshold"),
+                 long_holds_on = figure(r.on, "holds_over_threshold");
     const double bogo = change_pct(figure(r.off, "score"), figure(r.on, "score"));
     INFO("largest covered hold " << pages_off << " pages (batch " << batch_off << ") -> " << pages_on << " (batch "
-                                 << batch_on << "), longest hold " << tail << "%, bogo ops " << bogo
+                                 << batch_on << "), longest hold " << tail << "%, longest wait " << wait_tail
+                                 << "%, holds over 1 ms " << long_holds_off << " -> " << long_holds_on
+                                 << ", waits over 1 ms " << figure(r.off, "waits_over_threshold") << " -> "
+                                 << figure(r.on, "waits_over_threshold") << ", bogo ops " << bogo
                                  << "% (published +4.85% and -0.02%)");
     CHECK(pages_off > 2 * batch_off); // without the series, a drain frees several batches under one hold
     CHECK(pages_on <= batch_on);
     CHECK(pages_on > 0); // the covered callers did run
     CHECK(tail <= -7.0);
+    // Starvation: the longest any CPU queued for zone->lock (the model: about -44%).
+    CHECK(wait_tail <= -20.0);
+    // No hold reaches the 1 ms default in the model, switch off or on (see the figure's model_note), so the
+    // count cannot shrink here; it must not grow. Not asserted: waits over 1 ms, which the model leaves
+    // about as many (the queue, not the holds, makes them).
+    CHECK(long_holds_on <= long_holds_off);
     // Throughput neutral or better (the model gives +0.1%): bogo ops grow with every 32 KiB swept, so a
     // slower machine shows at once, not only at the end of a pass.
     CHECK(figure(r.off, "score") > 100'000);
