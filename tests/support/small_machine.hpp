@@ -3,7 +3,8 @@
 
 #include "mm/machine_spec.hpp"
 
-namespace pcplab::test {
+namespace pcplab::test
+{
 
 // An x86-64-shaped machine: node 0 has the PC holes (below 640 KiB, 3-4 GiB PCI hole); every node has
 // `gib_per_node` GiB and `cpus_per_node` CPUs; a few MiB reserved at 16 MiB (kernel image).

@@ -9,7 +9,8 @@
 using namespace pcplab;
 using namespace pcplab::mm;
 
-namespace {
+namespace
+{
 std::uint64_t boot_digest(const kernel_version& era, bool parallel, int threads, unsigned long* managed = nullptr)
 {
     machine_spec spec = test::small_spec(2, 8, 6);
@@ -62,7 +63,6 @@ TEST_CASE("deferred init initialises every free frame and only the first section
     CHECK(n1.managed() == n1.present_pages - 256);
     unsigned long pages = 0;
     for (const auto& t : rep.threads)
-        if (t.node == 1)
-            pages += t.pages;
+        if (t.node == 1) pages += t.pages;
     CHECK(pages == d.total(1));
 }

@@ -5,7 +5,7 @@
 
 using namespace pcp_test;
 
-TEST_CASE("drain_all_pages empties every CPU's pageset; v6.0+ drains them from the calling CPU")
+TEST_CASE("drain_all_pages empties every CPU's pageset, and v6.0+ drains them from the calling CPU")
 {
     for (const char* era : {"v5.4", "v6.6"}) {
         INFO(era);

@@ -11,7 +11,8 @@
 using namespace pcplab;
 using namespace pcplab::mm;
 
-namespace {
+namespace
+{
 using table = std::map<std::pair<int, int>, int>; // (batch, high) -> pagesets
 
 table boot_epyc(bool fix)

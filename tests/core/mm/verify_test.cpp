@@ -12,7 +12,8 @@
 using namespace pcplab;
 using namespace pcplab::mm;
 
-namespace {
+namespace
+{
 std::unique_ptr<machine> booted_machine()
 {
     kernel_version era{6, 7, 0, 0};
@@ -24,8 +25,7 @@ std::unique_ptr<machine> booted_machine()
 bool mentions(const verify_result& r, const std::string& what)
 {
     for (const auto& e : r.errors)
-        if (e.find(what) != std::string::npos)
-            return true;
+        if (e.find(what) != std::string::npos) return true;
     return false;
 }
 } // namespace

@@ -153,7 +153,7 @@ TEST_CASE("ZONE_MOVABLE is left out of the lowmem share from v6.x and gets the s
     CHECK(wmarks(*m54, ZONE_MOVABLE)[WMARK_HIGH] == 767);
 }
 
-TEST_CASE("from v5.14 a watermark change recomputes the pcp limits; v5.4 leaves them alone")
+TEST_CASE("from v5.14 a watermark change recomputes the pcp limits, v5.4 leaves them alone")
 {
     auto m = kvm_machine("v6.6");
     setup_per_cpu_pageset(*m);

@@ -95,7 +95,7 @@ TEST_CASE("seeking by virtual time finds the last snapshot at or before it")
     CHECK(back.load(run, 999) == nullptr);
 }
 
-TEST_CASE("a new generation (reboot) starts a new run; an explicit run takes every snapshot")
+TEST_CASE("a new generation (reboot) starts a new run, and an explicit run takes every snapshot")
 {
     test::scratch_file f("runs.db");
     auto snaps = test::engine_snapshots(4, 100'000);

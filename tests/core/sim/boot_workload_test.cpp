@@ -30,7 +30,7 @@ const mm::zone& normal(sim::engine& e, int node)
 
 } // namespace
 
-TEST_CASE("the boot workload allocates while deferred init runs; the frames join at its modelled end", "[boot]")
+TEST_CASE("the boot workload allocates while deferred init runs, and the frames join at its modelled end", "[boot]")
 {
     sim::engine e(boot_config());
     e.boot();

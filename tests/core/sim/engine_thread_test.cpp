@@ -125,7 +125,7 @@ TEST_CASE("an engine thread publishes snapshots while it runs, booting first", "
     }
 }
 
-TEST_CASE("pause stops virtual time; resume starts it again", "[engine_thread]")
+TEST_CASE("pause stops virtual time, resume starts it again", "[engine_thread]")
 {
     sim::engine_thread t(cfg_small(), opts());
     wait_state(t, sim::run_state::running);

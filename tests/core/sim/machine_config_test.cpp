@@ -179,7 +179,7 @@ TEST_CASE("boot stages parse by name")
     CHECK(std::string(sim::boot_target_name(sim::boot_target::after_init)) == "after-init");
 }
 
-TEST_CASE("setup stops before deferred init; after-init with or without an observer gives the same machine")
+TEST_CASE("setup stops before deferred init, and after-init with or without an observer gives the same machine")
 {
     sim::machine_options o;
     o.switches = {setting("pcp-update-after-deferred-init=off")};

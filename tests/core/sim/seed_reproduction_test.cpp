@@ -107,7 +107,7 @@ TEST_CASE("seed 002: auto-tuned pcp->high cuts zone allocations and zone->lock c
 
 // At the full scale: at --quick (200 ms from boot) the throughput is dominated by the first reclaim's drains
 // of every CPU, which the v2 series' drain_pages_zone batching makes slower (see the figure's model_note).
-TEST_CASE("seed 003: batched callers never free more than batch pages per zone->lock hold; the hold and wait "
+TEST_CASE("seed 003: batched callers never free more than batch pages per zone->lock hold, and the hold and wait "
           "tails shrink")
 {
     const seed_runs r = run_seed("003", sim::seed_scale::full);
