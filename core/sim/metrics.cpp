@@ -42,6 +42,11 @@ double contention_pct(const lock_metrics& l, vtime_ns elapsed)
     return 100.0 * static_cast<double>(l.waiting_ns) / static_cast<double>(elapsed);
 }
 
+std::uint64_t hold_ns_p99(const lock_metrics& l)
+{
+    return l.hold_hist.count() ? std::min(l.hold_hist.percentile(0.99), l.hold_ns_max) : 0;
+}
+
 double mean_hold_ns(const lock_metrics& l, mm::lock_caller c)
 {
     const auto i = static_cast<unsigned>(c);

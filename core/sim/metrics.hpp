@@ -54,6 +54,9 @@ struct lock_metrics {
 
 // Share of the elapsed virtual time during which at least one CPU was waiting for this lock, in percent.
 double contention_pct(const lock_metrics& l, vtime_ns elapsed);
+// The 99th percentile of the holds as an upper bound: the p99 bucket's upper edge, capped at the longest hold
+// (the edge can lie above every hold). 0 without holds.
+std::uint64_t hold_ns_p99(const lock_metrics& l);
 // Mean hold of one caller (0 when it never held the lock).
 double mean_hold_ns(const lock_metrics& l, mm::lock_caller c);
 

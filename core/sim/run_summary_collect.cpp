@@ -4,8 +4,6 @@
 
 #include "mm/patch_switches.hpp"
 
-#include <algorithm>
-
 namespace pcplab::sim
 {
 
@@ -40,9 +38,7 @@ void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
     out.wait_ns_max = l.wait_ns_max;
     out.hold_ns_total = l.hold_ns_total;
     out.hold_ns_max = l.hold_ns_max;
-    // The histogram gives the upper bound of the p99 bucket, which can lie above every hold: cap it at the
-    // longest hold so that p99 <= max always holds.
-    out.hold_ns_p99 = l.hold_hist.count() ? std::min(l.hold_hist.percentile(0.99), l.hold_ns_max) : 0;
+    out.hold_ns_p99 = hold_ns_p99(l);
     out.max_pages_per_hold = l.max_pages_per_hold;
     out.holds_over_threshold = l.holds_over_threshold;
     out.waits_over_threshold = l.waits_over_threshold;

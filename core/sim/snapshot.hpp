@@ -46,7 +46,7 @@ struct pcp_sample {
 // zone->lock as the lock views show it.
 struct lock_snapshot {
     bool present = false; // false when the engine reported no metrics for this zone
-    lock_metrics m; // the engine's counters, histograms included (hold p99 = m.hold_hist.percentile(0.99))
+    lock_metrics m; // the engine's counters, histograms included (hold p99: sim::hold_ns_p99(m))
     double contention_pct = 0; // time some CPU spent waiting / elapsed virtual time, whole run
     double contention_pct_recent = 0; // the same over the interval since the previous snapshot
     // CPUs spinning on this lock at sim_time_ns. Exact only when the engine keeps lock holds (then counted

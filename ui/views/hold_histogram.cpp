@@ -103,13 +103,14 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
     p.drawText(QRect(lx, plot.top(), tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, over);
     p.setPen(text_color(pal));
-    const QString foot = b ? QObject::tr("A and B bars side by side per bucket; hold p99 under A %1, B %2")
-                                 .arg(format_ns(static_cast<double>(a->hold_hist.percentile(0.99))),
-                                     format_ns(static_cast<double>(b->hold_hist.percentile(0.99))))
-                           : QObject::tr("%1 holds, p99 under %2 (bucket bound), longest %3")
-                                 .arg(compact(static_cast<double>(a->hold_hist.count())),
-                                     format_ns(static_cast<double>(a->hold_hist.percentile(0.99))),
-                                     format_ns(static_cast<double>(a->hold_ns_max)));
+    // p99 from log2 buckets is a bound: the bucket's upper edge, capped at the longest hold.
+    const QString foot = b
+        ? QObject::tr("A and B bars side by side per bucket; hold p99 at most A %1, B %2")
+              .arg(format_ns(static_cast<double>(sim::hold_ns_p99(*a))),
+                  format_ns(static_cast<double>(sim::hold_ns_p99(*b))))
+        : QObject::tr("%1 holds, p99 at most %2, longest %3")
+              .arg(compact(static_cast<double>(a->hold_hist.count())),
+                  format_ns(static_cast<double>(sim::hold_ns_p99(*a))), format_ns(static_cast<double>(a->hold_ns_max)));
     p.drawText(QRect(area.left(), area.bottom() - fm.height(), area.width(), fm.height()),
         Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(foot, Qt::ElideRight, area.width()));
 }
