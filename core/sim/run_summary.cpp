@@ -58,6 +58,7 @@ ojson zone_object(const zone_summary& z)
     lock["max_pages_per_hold"] = z.max_pages_per_hold;
     lock["holds_over_threshold"] = z.holds_over_threshold;
     lock["waits_over_threshold"] = z.waits_over_threshold;
+    lock["hold_hist_log2"] = z.hold_hist_log2;
     lock["waiting_ns"] = z.waiting_ns;
     o["lock"] = std::move(lock);
     o["contention_pct"] = z.contention_pct;

@@ -42,6 +42,8 @@ struct zone_summary {
     std::uint64_t wait_ns_total = 0, wait_ns_max = 0;
     std::uint64_t hold_ns_total = 0, hold_ns_max = 0, hold_ns_p99 = 0;
     std::uint64_t max_pages_per_hold = 0, holds_over_threshold = 0, waits_over_threshold = 0;
+    // The hold-time distribution: element i counts holds in [2^i, 2^(i+1)) ns, up to the last non-empty bucket.
+    std::vector<std::uint64_t> hold_hist_log2;
     std::uint64_t waiting_ns = 0; // time during which some CPU waited
     double contention_pct = 0; // waiting_ns / virtual time
     std::vector<caller_summary> callers;

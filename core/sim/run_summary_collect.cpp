@@ -42,6 +42,10 @@ void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
     out.max_pages_per_hold = l.max_pages_per_hold;
     out.holds_over_threshold = l.holds_over_threshold;
     out.waits_over_threshold = l.waits_over_threshold;
+    const auto& b = l.hold_hist.buckets;
+    std::size_t used = b.size();
+    while (used > 0 && b[used - 1] == 0) --used;
+    out.hold_hist_log2.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(used));
     out.waiting_ns = l.waiting_ns;
     // Contention %: the share of the run during which some CPU was spinning on this lock.
     out.contention_pct = elapsed ? 100.0 * static_cast<double>(l.waiting_ns) / static_cast<double>(elapsed) : 0.0;

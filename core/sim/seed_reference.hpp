@@ -80,8 +80,11 @@ const seed_reference* find_seed_reference(std::string_view id);
 //   max_batch                the largest zone batch (the bound seed 003 promises)
 //   hold_ns_max, hold_ns_p99, holds_over_threshold      over every zone->lock
 //   wait_ns_max, waits_over_threshold                    over every zone->lock
+//   holds_from_131us         zone->lock holds of 2^17 ns or more (hold_hist_log2's upper buckets)
 //   deferred_init_max_ms     the slowest node's modelled deferred-init time
 std::optional<double> simulated_figure(const run_summary& run, std::string_view key);
+// zone->lock holds of at least 2^log2_ns ns, over every zone (exact: a log2 bucket edge).
+std::uint64_t zone_lock_holds_from(const run_summary& run, unsigned log2_ns);
 
 // The margins of the verdicts (documented in README "pcplab-cli seeds").
 inline constexpr double NO_EFFECT_PCT = 1.0; // a change smaller than this is no change
