@@ -136,7 +136,7 @@ void add_lock_fields(std::vector<field_def>& f)
     for (const auto& l : fields)
         f.push_back(num(std::string("lock.") + l.name, l.what,
             [m = l.field](const eval_context& c, std::size_t i) { return zone_at(c, i).lock.m.*m; }));
-    f.push_back(num("lock.hold_p99_ns", "99th percentile of the hold time (bucket upper bound)",
+    f.push_back(num("lock.hold_p99_ns", "99th percentile of the hold time (bucket upper edge, at most the longest)",
         [](const eval_context& c, std::size_t i) { return sim::hold_ns_p99(zone_at(c, i).lock.m); }));
     f.push_back(num("lock.contention_pct", "share of the run during which some CPU waited, %",
         [](const eval_context& c, std::size_t i) { return zone_at(c, i).lock.contention_pct; }));

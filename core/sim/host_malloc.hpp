@@ -8,8 +8,9 @@
 namespace pcplab::sim
 {
 
-// Keeps freed memory in the process for reuse (glibc: blocks up to 32 MiB from the heap, which is trimmed only past 1
-// GiB free); the resident size then stays at the run's peak instead of following it down. No effect without glibc.
+// Keeps freed memory in the process for reuse (glibc: blocks up to 32 MiB from the heap, which is trimmed only
+// past 1 GiB free); the resident size then stays at the run's peak instead of following it down. No effect
+// without glibc.
 void keep_freed_memory_for_reuse();
 
 } // namespace pcplab::sim
