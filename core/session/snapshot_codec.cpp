@@ -237,10 +237,11 @@ sim::snapshot decode_snapshot(std::string_view blob)
 {
     byte_reader r(blob);
     sim::snapshot s;
-    auto enc = r.u();
-    if (enc < 1 || enc > SNAPSHOT_ENCODING)
-        throw codec_error("snapshot encoding " + std::to_string(enc) + " is not one this pcplab reads (1 to "
+    const auto enc_read = r.u();
+    if (enc_read < 1 || enc_read > SNAPSHOT_ENCODING)
+        throw codec_error("snapshot encoding " + std::to_string(enc_read) + " is not one this pcplab reads (1 to "
             + std::to_string(SNAPSHOT_ENCODING) + ")");
+    const auto enc = static_cast<unsigned>(enc_read);
     s.seq = r.u();
     s.side = r.i_as<int>();
     auto st = r.u();
@@ -272,7 +273,7 @@ sim::snapshot decode_snapshot(std::string_view blob)
     s.cpu_node.resize(r.count());
     for (int& n : s.cpu_node) n = r.i_as<int>();
     s.zones.resize(r.count(64));
-    for (auto& z : s.zones) get_zone(r, z, static_cast<unsigned>(enc));
+    for (auto& z : s.zones) get_zone(r, z, enc);
     s.pcp.resize(r.count(3));
     for (auto& p : s.pcp) {
         p.count = r.i_as<std::int32_t>();

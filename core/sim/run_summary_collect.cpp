@@ -48,7 +48,7 @@ void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
     out.hold_hist_log2.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(used));
     out.waiting_ns = l.waiting_ns;
     // Contention %: the share of the run during which some CPU was spinning on this lock.
-    out.contention_pct = elapsed ? 100.0 * static_cast<double>(l.waiting_ns) / static_cast<double>(elapsed) : 0.0;
+    out.contention_pct = contention_pct(l, elapsed);
     for (unsigned c = 0; c < static_cast<unsigned>(mm::lock_caller::nr_callers); ++c) {
         if (l.holds_by_caller[c] == 0) continue;
         out.callers.push_back({std::string(mm::lock_caller_name(static_cast<mm::lock_caller>(c))), l.holds_by_caller[c],

@@ -152,7 +152,7 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
         lock_snapshot& ls = s.zones[static_cast<std::size_t>(zi)].lock;
         ls.present = true;
         ls.m = lm;
-        ls.contention_pct = now ? 100.0 * static_cast<double>(lm.waiting_ns) / static_cast<double>(now) : 0;
+        ls.contention_pct = contention_pct(lm, now);
         ls.contention_pct_recent = interval ? 100.0 * static_cast<double>(recent) / static_cast<double>(interval) : 0;
         ls.someone_waiting = lm.waiting_until > now;
         ls.waiting_cpus_now = holds_kept ? waiting_cpus_at(waiting, lm.node, lm.zone, now) : -1;

@@ -98,10 +98,15 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
                        .arg(a->holds_over_threshold)
                        .arg(a->waits_over_threshold);
     if (b) over += QObject::tr(" (B %1, %2)").arg(b->holds_over_threshold).arg(b->waits_over_threshold);
-    p.setPen(warn_color(pal));
     const int tw = fm.horizontalAdvance(over);
     const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
-    p.drawText(QRect(lx, plot.top(), tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, over);
+    // The label sits at the top of the plot, where the tallest bars end: a backdrop keeps it readable.
+    const QRect label(lx, plot.top(), tw + 2, fm.height());
+    QColor backdrop = pal.color(QPalette::Window);
+    backdrop.setAlpha(220);
+    p.fillRect(label.adjusted(-2, 0, 2, 0), backdrop);
+    p.setPen(warn_color(pal));
+    p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, over);
     p.setPen(text_color(pal));
     // p99 from log2 buckets is a bound: the bucket's upper edge, capped at the longest hold.
     const QString foot = b
