@@ -8,6 +8,7 @@
 #include "run_engine.hpp"
 
 #include "session/hold_sampling.hpp"
+#include "session/recording_claim.hpp"
 
 #include "sim/run_summary.hpp"
 #include "sim/workload.hpp"
@@ -127,6 +128,12 @@ int cmd_run(const std::vector<std::string>& args)
         if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
             throw cli_error("--param " + text + ": '" + value + "' is not a number");
         req.params.emplace_back(text.substr(0, eq), v);
+    }
+    if (auto r = a.get("--record")) {
+        // Checked before the boot; the recording's claim (session::recording_claim) checks again when it opens.
+        if (r->empty()) throw cli_error("--record: needs a file name, not an empty string");
+        const std::string problem = session::recording_path_problem(*r);
+        if (!problem.empty()) throw cli_error("--record " + *r + ": " + problem);
     }
     session::hold_rule holds = session::hold_rule::recording_default();
     if (auto h = a.get("--record-holds")) {

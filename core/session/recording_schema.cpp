@@ -1,5 +1,7 @@
 #include "session/recording_schema.hpp"
 
+#include "io/file_type.hpp"
+
 #include "sim/metrics.hpp"
 
 #include "mm/lock_ops.hpp"
@@ -139,6 +141,10 @@ sqlite_db open_recording_db(const std::string& path)
     };
     if (::stat(path.c_str(), &st) != 0) throw recording_error(path, "no such file");
     if (S_ISDIR(st.st_mode)) throw recording_error(path, "is a directory, not a recording");
+    // A FIFO or a device would block the read below or feed it endless bytes.
+    if (!S_ISREG(st.st_mode))
+        throw recording_error(
+            path, "not a pcplab recording (" + io::file_type_name(st.st_mode) + ", not a regular file)");
     if (st.st_size == 0) throw recording_error(path, "empty file (not a pcplab recording)");
 
     // The SQLite header: 16 bytes of magic, then the page size (offset 16) and the page count (offset 28).

@@ -1,6 +1,7 @@
 #include "session/recording_writer.hpp"
 
 #include "session/record_names.hpp"
+#include "session/recording_claim.hpp"
 #include "session/recording_schema.hpp"
 #include "session/snapshot_codec.hpp"
 
@@ -15,7 +16,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-#include <sys/stat.h>
 
 #ifndef PCPLAB_VERSION
 #define PCPLAB_VERSION "0.1.0"
@@ -43,32 +43,6 @@ std::vector<std::pair<std::string, bool>> switches_of(const mm::patch_set& ps)
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
         out.emplace_back(std::string(mm::patch_name(static_cast<mm::patch>(i))), ps.on[i]);
     return out;
-}
-
-bool file_exists(const std::string& p)
-{
-    struct stat st {
-    };
-    return ::stat(p.c_str(), &st) == 0;
-}
-
-// Replacing a file is only allowed when it is a recording: `--record notes.txt` must not destroy notes.
-void remove_old_recording(const std::string& path)
-{
-    if (!file_exists(path)) return;
-    struct stat st {
-    };
-    ::stat(path.c_str(), &st);
-    if (st.st_size != 0) {
-        try {
-            open_recording_db(path).close();
-        } catch (const recording_error& e) {
-            if (e.problem().rfind("not a pcplab recording", 0) == 0)
-                throw recording_error(path, "exists and is not a pcplab recording; not overwriting it");
-            throw recording_error(path, "exists and cannot be replaced (" + e.problem() + "); not overwriting it");
-        }
-    }
-    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
 }
 
 } // namespace
@@ -125,6 +99,7 @@ recording_writer::recording_writer(const std::string& path, recording_options op
 {
     try {
         if (append) {
+            m_claim = recording_claim(path, recording_claim::intent::append);
             m_db = open_recording_db(path);
             const auto version = m_db.query_int("PRAGMA user_version");
             if (version != RECORDING_SCHEMA_VERSION)
@@ -132,7 +107,7 @@ recording_writer::recording_writer(const std::string& path, recording_options op
                     "a schema " + std::to_string(version) + " recording; runs are added only to schema "
                         + std::to_string(RECORDING_SCHEMA_VERSION) + " recordings (record to a new file)");
         } else {
-            remove_old_recording(path);
+            m_claim = recording_claim(path, recording_claim::intent::create);
             m_db = sqlite_db(path, sqlite_db::mode::create);
             create_recording_schema(m_db);
             auto m = m_db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
@@ -380,6 +355,7 @@ void recording_writer::close()
     m_command = {};
     m_procfs = {};
     m_db.close();
+    m_claim = {}; // after SQLite's own descriptor: closing ours first would drop SQLite's POSIX locks
 }
 
 } // namespace pcplab::session

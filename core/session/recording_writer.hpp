@@ -6,6 +6,7 @@
 
 #include "session/hold_chunk.hpp"
 #include "session/hold_sampling.hpp"
+#include "session/recording_claim.hpp"
 #include "session/sqlite_db.hpp"
 
 #include "sim/engine.hpp"
@@ -56,8 +57,9 @@ struct recording_options {
 class recording_writer
 {
 public:
-    // Creates `path` (an existing pcplab recording there is replaced; any other existing file is refused
-    // with recording_error), or with `append`, adds runs to an existing recording.
+    // Creates `path` (an existing pcplab recording there is replaced; anything else there, and a file another
+    // writer holds, is refused with recording_error: recording_claim), or with `append`, adds runs to an
+    // existing recording. The path stays claimed until close().
     recording_writer(const std::string& path, recording_options opt, bool append = false);
     ~recording_writer(); // close()
     recording_writer(const recording_writer&) = delete;
@@ -96,6 +98,7 @@ private:
 
     std::string m_path;
     recording_options m_opt;
+    recording_claim m_claim; // before m_db: released only after SQLite has closed the file
     sqlite_db m_db;
     sqlite_stmt m_snap, m_sample, m_zone, m_event, m_chunk, m_command, m_procfs;
     hold_chunk_builder m_chunk_text; // scratch for write_holds

@@ -43,4 +43,25 @@ run export "$tmp/good.db" --format csv --series batch
 echo "my notes" >"$tmp/notes.txt"
 usage_error "not overwriting" run --preset classroom --workload kernbench --duration 1ms --record "$tmp/notes.txt"
 [ "$(cat "$tmp/notes.txt")" = "my notes" ] || fail "--record overwrote a text file"
+
+# Nor is anything that is not a regular file (as root, --record /dev/null used to replace the device node with a
+# database), and an empty path is refused instead of recording to SQLite's temporary database.
+mkfifo "$tmp/fifo"
+usage_error "--record $tmp/fifo: is a FIFO (named pipe), not a regular file; not overwriting it" \
+    run --preset classroom --workload boot --duration 1ms --record "$tmp/fifo"
+[ -p "$tmp/fifo" ] || fail "--record replaced a FIFO"
+ln -s "$tmp/good.db" "$tmp/link.db"
+usage_error "is a symbolic link, not a regular file" run --preset classroom --workload boot --duration 1ms --record "$tmp/link.db"
+[ -L "$tmp/link.db" ] || fail "--record replaced a symbolic link"
+usage_error "--record: needs a file name, not an empty string" run --preset classroom --workload boot --duration 1ms --record ""
+
+# Two writers, one file: the second is refused while the first records, and the file holds the first run whole.
+"$cli" run --preset classroom --workload page-fault1 --duration 300ms --record "$tmp/two.db" >"$tmp/first.out" 2>&1 &
+first=$!
+for _ in $(seq 100); do [ -s "$tmp/two.db" ] && break; sleep 0.05; done
+usage_error "is being recorded by another process" run --preset classroom --workload boot --duration 1ms --record "$tmp/two.db"
+wait "$first" || fail "the first writer failed: $(cat "$tmp/first.out")"
+runs=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(
+    "SELECT COUNT(*), MAX(workload), MIN(finished) FROM runs").fetchone())' "$tmp/two.db")
+[ "$runs" = "(1, 'page-fault1', 1)" ] || fail "two.db does not hold the first run whole: $runs"
 finish
