@@ -35,6 +35,7 @@ std::vector<flag_spec> run_flags()
             {"--workload", true, false},
             {"--duration", true, false},
             {"--work", true, false},
+            {"--continuous", false, false},
             {"--seed", true, false},
             {"--repeat", true, false},
             {"--json", false, false},
@@ -71,9 +72,12 @@ std::string run_help()
            "  --workload W             "
         + workload_list()
         + "\n"
-          "  --duration T             virtual time to run: 10s, 250ms, 50us, 1000ns (a bare number is seconds);\n"
-          "                           default 1s; a finite workload (kernbench, boot) may finish first\n"
+          "  --duration T             virtual time of the workload, after the boot: 10s, 250ms, 50us, 1000ns (a\n"
+          "                           bare number is seconds); default 1s; a finite workload (kernbench, boot)\n"
+          "                           may finish first. The boot's modelled time is reported apart (boot_times)\n"
           "  --work N                 run until the workload has done N work units (its score unit)\n"
+          "  --continuous             a finite workload that finishes starts again on the same machine (a new\n"
+          "                           round; virtual time goes on) until --duration or --work is reached\n"
           "  --seed N                 the workload's random seed (default 1)\n"
           "  --repeat K               K runs with seeds N .. N+K-1: every figure as mean and standard deviation\n"
           "  --intensity X            scales the workload's tasks or sizes (default 1)\n"
@@ -110,6 +114,7 @@ int cmd_run(const std::vector<std::string>& args)
         throw cli_error("--work: cannot be combined with --duration (stop on one or the other)");
     if (auto d = a.get("--duration")) req.duration_ns = parse_duration_ns("--duration", *d);
     if (auto w = a.get("--work")) req.work_units = parse_positive_real("--work", *w, 1e15);
+    req.continuous = a.has("--continuous");
     if (auto s = a.get("--seed")) req.seed = parse_u64("--seed", *s);
     int repeat = 1;
     if (auto r = a.get("--repeat")) repeat = parse_int("--repeat", *r, 1);

@@ -99,6 +99,7 @@ enum class event_kind : std::uint8_t {
     switch_flip,
     deferred_init_done,
     note,
+    workload_round, // a finished finite workload starts again (engine::start_round); new_value: the round, from 2
 };
 
 // Which value old_value/new_value describe.

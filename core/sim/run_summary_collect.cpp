@@ -78,6 +78,11 @@ run_summary summarize_run(engine& e)
     const vtime_ns elapsed = e.elapsed();
     s.sim_time_ns = elapsed;
     s.events = e.events_processed();
+    s.deferred_init_start_ns = e.timeline().deferred_init_start_ns;
+    s.init_end_ns = e.timeline().init_end_ns;
+    s.workload_start_ns = e.timeline().workload_start_ns;
+    s.continuous = cfg.continuous;
+    s.rounds = e.rounds_done();
 
     const global_metrics& g = e.totals();
     run_totals& t = s.totals;
@@ -122,7 +127,8 @@ run_summary summarize_run(engine& e)
         s.has_pcp_lock = true;
         s.pcp_lock = {p.acquisitions, p.contended, p.wait_ns_total, p.hold_ns_total};
     }
-    for (const auto& b : e.boot_report()) s.boot.push_back({b.node, b.threads, b.pages, b.modelled_ms, b.host_ms});
+    for (const auto& b : e.boot_report())
+        s.boot.push_back({b.node, b.threads, b.pages, b.modelled_ms, b.host_ms, b.done_at});
     return s;
 }
 

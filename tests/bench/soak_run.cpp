@@ -88,15 +88,15 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
 
     const auto flips = flip_schedule(opt);
     std::size_t next_flip = 0;
-    sim::vtime_ns base = 0; // virtual time of the runs before the last reboot
-    while (base + e.now() < opt.duration_ns) {
+    sim::vtime_ns base = 0; // virtual time of the runs before the last reboot (workload time: boots not counted)
+    while (base + e.elapsed() < opt.duration_ns) {
         // The next stop: the next whole virtual second, the next flip or the end, whichever is first.
-        const sim::vtime_ns now = base + e.now();
+        const sim::vtime_ns now = base + e.elapsed();
         const sim::vtime_ns next_second = (now / sim::NS_PER_SEC + 1) * sim::NS_PER_SEC;
         sim::vtime_ns stop = std::min(opt.duration_ns, next_second);
         if (next_flip < flips.size()) stop = std::min(stop, std::max(flips[next_flip].at, now + 1));
-        e.run_until(stop - base);
-        const sim::vtime_ns reached = base + (e.finished() ? e.elapsed() : e.now());
+        e.run_until(e.workload_start() + stop - base);
+        const sim::vtime_ns reached = base + e.elapsed();
         const std::string at = "t=" + std::to_string(reached / 1'000'000) + "ms";
 
         while (next_flip < flips.size() && flips[next_flip].at <= reached) {
@@ -126,9 +126,9 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
             if (!check(at + " after reboot")) return r;
         }
     }
-    if (!check("t=" + std::to_string((base + e.now()) / 1'000'000) + "ms (end)")) return r;
+    if (!check("t=" + std::to_string((base + e.elapsed()) / 1'000'000) + "ms (end)")) return r;
     r.events += e.events_processed();
-    r.virtual_ns = std::min(opt.duration_ns, base + e.now());
+    r.virtual_ns = std::min(opt.duration_ns, base + e.elapsed());
     r.rss_end_kib = rss_kib();
     r.rss_max_kib = std::max(r.rss_max_kib, r.rss_end_kib);
     r.run_wall_s = wall_s() - t1;
