@@ -313,15 +313,16 @@ void lockstep_loop::apply(engine_command& c, state& st)
 
 // The group has reached the last workload start: the run's own speed from here (and a start_paused group
 // pauses exactly there).
-void lockstep_loop::end_boot_if_over(state& st, vtime_ns boundary)
+bool lockstep_loop::end_boot_if_over(state& st, vtime_ns boundary)
 {
-    if (!st.booting || boundary < st.boot_end) return;
+    if (!st.booting || boundary < st.boot_end) return false;
     st.booting = false;
     if (st.pause_at_boot_end) {
         st.paused = true;
         st.pause_at_boot_end = false;
     }
     set_pace(st, boundary);
+    return true;
 }
 
 void lockstep_loop::note(state& st, std::uint64_t id, const std::string& text)
@@ -377,7 +378,9 @@ void lockstep_loop::run_loop(state& st)
             std::uint64_t k = st.pace.quanta_due(pacing::clock::now(), b, st.quantum);
             const boundary_grid grid{st.quantum, st.boot_end};
             if (!st.pending.empty()) k = std::min(k, grid.quanta_until(b, *st.pending.front().at));
-            if (st.booting && st.pause_at_boot_end) k = std::min(k, grid.quanta_until(b, st.boot_end));
+            // A boot being played stops at the workloads' start, which is published as it is (the limits
+            // zone_pcp_update set at init's end are drawn from that instant, not from the next snapshot's).
+            if (st.booting) k = std::min(k, grid.quanta_until(b, st.boot_end));
             if (k > 0) {
                 const auto t0 = pacing::clock::now();
                 for_each_driver([&](std::size_t i) { m_drivers[i]->advance(k, st.quantum, stop); });
@@ -385,7 +388,7 @@ void lockstep_loop::run_loop(state& st)
                 st.dirty = true;
                 ran = k;
             }
-            end_boot_if_over(st, boundary());
+            if (end_boot_if_over(st, boundary())) publish_round(st, false);
         }
         const auto now = pacing::clock::now();
         if (st.dirty && now - st.last_publish >= st.pace.interval()) publish_round(st, false);

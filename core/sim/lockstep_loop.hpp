@@ -69,7 +69,8 @@ private:
     void apply(engine_command& c, state& st);
     void boot_all(state& st);
     void set_pace(state& st, vtime_ns boundary);
-    void end_boot_if_over(state& st, vtime_ns boundary);
+    // True when the boot has just ended (the group is at the last workload start).
+    bool end_boot_if_over(state& st, vtime_ns boundary);
     void publish_round(state& st, bool stopping);
     void note(state& st, std::uint64_t id, const std::string& text);
     run_state state_of(const engine_driver& d, const state& st) const;

@@ -188,6 +188,13 @@ TEST_CASE("with a speed set, the boot is played on the virtual time axis before 
     const sim::snapshot& run = *first_running->second;
     events.insert(events.end(), run.events.begin(), run.events.end());
     CHECK(run.sim_time_ns >= boot.workload_start_ns);
+    // Published at the workloads' start itself, with the limits zone_pcp_update set at init's end, so that the
+    // views draw the step there and not at the next snapshot tens of milliseconds later.
+    CHECK(run.boundary_ns == boot.workload_start_ns);
+    const int normal = run.zone_index(1, mm::ZONE_NORMAL);
+    REQUIRE(normal >= 0);
+    const int setup_batch = first_running[-1].second->zones[static_cast<std::size_t>(normal)].batch;
+    CHECK(run.zones[static_cast<std::size_t>(normal)].batch > setup_batch);
     for (const auto& d : run.deferred_init) {
         CHECK(d.finished);
         CHECK(d.done == d.total);
