@@ -10,6 +10,7 @@
 #include "session/hold_sampling.hpp"
 #include "session/recording_claim.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/run_summary.hpp"
 #include "sim/workload.hpp"
 
@@ -41,6 +42,7 @@ std::vector<flag_spec> run_flags()
             {"--hold-threshold", true, false},
             {"--intensity", true, false},
             {"--param", true, true},
+            {"--sysctl", true, true},
             {"--record", true, false},
             {"--record-holds", true, false},
         });
@@ -79,6 +81,9 @@ std::string run_help()
           "  --intensity X            scales the workload's tasks or sizes (default 1)\n"
           "  --hold-threshold T       count zone->lock holds longer than T (default 1ms)\n"
           "  --param KEY=VALUE        set a workload parameter (repeatable; an unknown key lists them)\n"
+          "  --sysctl NAME=VALUE      boot with a vm.* sysctl set (repeatable): vm.percpu_pagelist_high_fraction\n"
+          "                           (v5.14+), vm.percpu_pagelist_fraction (up to v5.13), vm.min_free_kbytes,\n"
+          "                           vm.watermark_scale_factor\n"
           "  --era VERSION            run as this kernel version (v5.4, 6.8, 5.4.0-rc3); default: the preset's\n"
           "  --patch NAME=on|off      turn a seed patch's switch on or off (repeatable)\n"
           "  --init-threads N         deferred-init threads per node (needs parallel-deferred-init)\n"
@@ -118,17 +123,7 @@ int cmd_run(const std::vector<std::string>& args)
         throw cli_error("--seed: too large for " + std::to_string(repeat) + " runs");
     if (auto h = a.get("--hold-threshold")) req.hold_threshold_ns = parse_duration_ns("--hold-threshold", *h);
     if (auto x = a.get("--intensity")) req.intensity = parse_positive_real("--intensity", *x, 100);
-    for (const auto& text : a.all("--param")) {
-        auto eq = text.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw cli_error("--param " + text + ": expected KEY=VALUE (e.g. jobs=64)");
-        char* end = nullptr;
-        std::string value = text.substr(eq + 1);
-        double v = std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
-            throw cli_error("--param " + text + ": '" + value + "' is not a number");
-        req.params.emplace_back(text.substr(0, eq), v);
-    }
+    for (const auto& text : a.all("--param")) req.params.push_back(parse_param(text));
     if (auto r = a.get("--record")) {
         // Checked before the boot; the recording's claim (session::recording_claim) checks again when it opens.
         if (r->empty()) throw cli_error("--record: needs a file name, not an empty string");
@@ -150,7 +145,21 @@ int cmd_run(const std::vector<std::string>& args)
     auto preset = a.get("--preset");
     if (!preset) throw cli_error("--preset: required (see pcplab-cli presets)");
     req.preset = *preset;
-    req.cfg = resolve_config_or_throw(load_preset_or_throw(*preset), opts);
+    mm::machine_spec spec = load_preset_or_throw(*preset);
+    std::vector<std::pair<std::string, long>> sysctls;
+    for (const auto& text : a.all("--sysctl")) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw cli_error("--sysctl " + text + ": expected NAME=VALUE (e.g. vm.percpu_pagelist_high_fraction=8)");
+        const long value = parse_long("--sysctl " + text, text.substr(eq + 1));
+        if (auto why = sim::set_boot_sysctl(spec, text.substr(0, eq), value); !why.empty())
+            throw cli_error("--sysctl " + text + ": " + why);
+        sysctls.emplace_back(text.substr(0, eq), value);
+    }
+    req.cfg = resolve_config_or_throw(spec, opts);
+    for (const auto& [name, value] : sysctls)
+        if (auto why = sim::check_sysctl(name, value, req.cfg.era); !why.empty())
+            throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why);
     std::vector<std::string> notes;
     if (!req.cfg.era_note.empty()) notes.push_back(req.cfg.era_note);
     notes.insert(notes.end(), req.cfg.notes.begin(), req.cfg.notes.end());

@@ -60,6 +60,7 @@ std::string general_help()
            "  lessons          check or list the lesson files: every step's setup, run and check, headless\n"
            "  compare          recordings side by side in mmtests compare-kernels style\n"
            "  export           a recording as CSV, figures (png/svg/pdf), a Perfetto trace, /proc texts\n"
+           "  sweep            a grid of runs (presets, eras, switches, sysctls, seeds) on every core, one table\n"
            "  costs            the cost model in force for a preset: every value with what it prices and its source\n"
            "  help [COMMAND]   this text, or a command's options\n"
            "\n"

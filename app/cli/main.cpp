@@ -31,6 +31,7 @@ constexpr command k_commands[] = {
     {"lessons", cmd_lessons},
     {"compare", cmd_compare},
     {"export", cmd_export},
+    {"sweep", cmd_sweep},
 };
 
 // Help of a command: help.cpp's text, or the one kept with the command.
@@ -42,6 +43,7 @@ std::optional<std::string> help_for(const std::string& name)
     if (name == "lessons") return lessons_help();
     if (name == "compare") return compare_help();
     if (name == "export") return export_help();
+    if (name == "sweep") return sweep_help();
     return command_help(name);
 }
 

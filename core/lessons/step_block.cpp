@@ -5,6 +5,7 @@
 
 #include "lessons/lesson_setup.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 
 #include "mm/kernel_version.hpp"
@@ -152,9 +153,9 @@ private:
         std::string name, val;
         if (!name_value(e, name, val)) return std::nullopt;
         if (name.rfind("vm.", 0) != 0) name = "vm." + name;
-        if (!contains(sysctl_names(), name)) {
+        if (!contains(sim::sysctl_names(), name)) {
             std::string known;
-            for (const auto& n : sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+            for (const auto& n : sim::sysctl_names()) known += (known.empty() ? "" : ", ") + n;
             bad(e, "unknown sysctl '" + name + "' (" + known + ")");
             return std::nullopt;
         }
@@ -237,7 +238,7 @@ private:
             if (auto sc = sysctl_value(e)) {
                 auto r = resolve_setup(m_st.setup);
                 if (auto* es = std::get_if<engine_setup>(&r))
-                    if (auto why = check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
+                    if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
                 m_step.writes.push_back(*sc);
             }
         } else if (e.key == "run") {

@@ -33,6 +33,17 @@ const char* figure_extension(figure_format f)
     return "";
 }
 
+std::unique_ptr<QApplication> offscreen_app_if_none()
+{
+    if (QApplication::instance()) return nullptr;
+    // A command-line tool must not need a display: draw offscreen.
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "pcplab-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
 std::string save_plot(QCustomPlot& plot, const QString& path, figure_format f, int w, int h)
 {
     bool ok = false;
@@ -138,15 +149,7 @@ std::vector<std::string> export_recording_figures(const session::recording& rec,
     const std::vector<const session::series_info*>& which, const std::string& out, figure_format f, int w, int h,
     std::string& error)
 {
-    std::unique_ptr<QApplication> own_app;
-    if (!QApplication::instance()) {
-        // A command-line tool must not need a display: draw offscreen.
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        static int argc = 1;
-        static char name[] = "pcplab-cli";
-        static char* argv[] = {name, nullptr};
-        own_app = std::make_unique<QApplication>(argc, argv);
-    }
+    std::unique_ptr<QApplication> own_app = offscreen_app_if_none();
     const session::run_record& rr = rec.run(run);
     std::vector<std::string> written;
     const bool to_dir = which.size() != 1;
