@@ -1,12 +1,9 @@
 #include "commands.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "program/version.hpp"
 
 #include <cstdio>
-
-#ifndef PCPLAB_VERSION
-#define PCPLAB_VERSION "0.1.0"
-#endif
 
 namespace pcplab::cli
 {
@@ -39,7 +36,7 @@ std::string switch_list()
 
 std::string version_text()
 {
-    return std::string("pcplab-cli ") + PCPLAB_VERSION + "\n";
+    return "pcplab-cli " + pcplab::program::version_line() + "\n";
 }
 
 std::string general_help()
