@@ -59,6 +59,7 @@ std::string general_help()
            "  export           a recording as CSV, figures (png/svg/pdf), a Perfetto trace, /proc texts\n"
            "  costs            the cost model in force for a preset: every value with what it prices and its source\n"
            "  help [COMMAND]   this text, or a command's options\n"
+           "  help --all       this text and every command's options (the man page, pcplab-cli(1))\n"
            "\n"
            "  --help, --version\n"
            "\n"

@@ -188,7 +188,7 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
 QString usage_text()
 {
     return QStringLiteral(
-        "usage: pcplab [options]\n"
+        "Usage: pcplab [options]\n"
         "\n"
         "The live window: a simulated machine's per-CPU page lists, zone->lock and batch/high, with the five seed\n"
         "patches as switches. Opens on the last preset used (first time: classroom), already booting.\n"
