@@ -111,7 +111,6 @@ recording_writer::recording_writer(const std::string& path, recording_options op
             auto m = m_db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
             const std::pair<const char*, std::string> rows[] = {
                 {"program_version", std::string(program::version())},
-                {"program_commit", std::string(program::commit())},
                 {"created_utc", utc_now()},
                 {"created_epoch", std::to_string(static_cast<long long>(std::time(nullptr)))},
                 {"source", m_opt.source},
