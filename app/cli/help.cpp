@@ -1,12 +1,9 @@
 #include "commands.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "program/version.hpp"
 
 #include <cstdio>
-
-#ifndef PCPLAB_VERSION
-#define PCPLAB_VERSION "0.1.0"
-#endif
 
 namespace pcplab::cli
 {
@@ -39,7 +36,7 @@ std::string switch_list()
 
 std::string version_text()
 {
-    return std::string("pcplab-cli ") + PCPLAB_VERSION + "\n";
+    return "pcplab-cli " + pcplab::program::version_line() + "\n";
 }
 
 std::string general_help()
@@ -63,6 +60,7 @@ std::string general_help()
            "  sweep            a grid of runs (presets, eras, switches, sysctls, seeds) on every core, one table\n"
            "  costs            the cost model in force for a preset: every value with what it prices and its source\n"
            "  help [COMMAND]   this text, or a command's options\n"
+           "  help --all       this text and every command's options (the man page, pcplab-cli(1))\n"
            "\n"
            "  --help, --version\n"
            "\n"

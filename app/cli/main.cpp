@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "sim/host_malloc.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -47,6 +48,25 @@ std::optional<std::string> help_for(const std::string& name)
     return command_help(name);
 }
 
+// The general help, then every command's under a "pcplab-cli NAME:" heading, indented: help2man makes the man page
+// of it (a heading becomes a subsection; the indent keeps each command's Usage line out of the synopsis).
+std::string all_help()
+{
+    std::string out = general_help();
+    for (const auto& c : k_commands) {
+        out += "\npcplab-cli " + std::string(c.name) + ":\n";
+        const std::string text = *help_for(c.name);
+        std::size_t start = 0;
+        while (start < text.size()) {
+            const std::size_t end = std::min(text.find('\n', start), text.size());
+            if (end > start) out += "  ";
+            out.append(text, start, end - start).append("\n");
+            start = end + 1;
+        }
+    }
+    return out;
+}
+
 bool is_help_flag(const std::string& a)
 {
     return a == "--help" || a == "-h";
@@ -72,6 +92,10 @@ int run(const std::vector<std::string>& argv)
     if (name == "help") {
         if (rest.empty()) {
             write_stdout(general_help());
+            return 0;
+        }
+        if (rest.front() == "--all") {
+            write_stdout(all_help());
             return 0;
         }
         auto text = help_for(rest.front());
