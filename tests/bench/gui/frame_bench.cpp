@@ -5,10 +5,12 @@
 //   --window  the views as the window arranges them (window/view_area: the 2 x 2 grid and the tab row, one
 //             tab showing), in a 1100x950 area, the default 1600x1000 window's central area: what a frame of
 //             the window costs. Hidden tabs get their frame as in the window (they keep it for later).
+//             --tab NAME shows that view's tab (e.g. heat, the per-CPU heatmap), --focus NAME has that one
+//             view fill the area (Alt+N, `pcplab --view NAME`).
 // Also saves each view as a PNG (--png DIR) so that the views can be looked at without a display.
 //
 //   pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] [--ab] [--dark] [--png DIR]
-//                    [--window] [--size WxH] [--per-frame]
+//                    [--window [--tab NAME | --focus NAME]] [--size WxH] [--per-frame]
 #include "../../ui/views_harness.hpp"
 
 #include "sim/host_malloc.hpp"
@@ -45,6 +47,7 @@ struct args {
     std::string png;
     bool window = false; // the window's arrangement instead of one window per view
     int width = 0, height = 0; // 0: 1280x720 per view, or 1100x950 for the window's area
+    std::string tab, focus; // --window: the tab shown, or the one view filling the area
 };
 
 args parse(int argc, char** argv)
@@ -77,6 +80,10 @@ args parse(int argc, char** argv)
             a.per_frame = true;
         else if (k == "--png")
             a.png = next();
+        else if (k == "--tab")
+            a.tab = next();
+        else if (k == "--focus")
+            a.focus = next();
         else if (k == "--size") {
             const std::string v = next();
             a.width = std::stoi(v.substr(0, v.find('x')));
@@ -84,7 +91,7 @@ args parse(int argc, char** argv)
         } else {
             std::fprintf(stderr,
                 "usage: pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] "
-                "[--ab] [--dark] [--png DIR] [--window] [--size WxH] [--per-frame]\n");
+                "[--ab] [--dark] [--png DIR] [--window [--tab NAME | --focus NAME]] [--size WxH] [--per-frame]\n");
             std::exit(2);
         }
     }
@@ -194,6 +201,11 @@ int main(int argc, char** argv)
         area = std::make_unique<pcplab::ui::view_area>(views); // owns the views from here on
         area->resize(a.width, a.height);
         area->show();
+        if (!a.tab.empty()) area->raise_view(QString::fromStdString(a.tab));
+        if (!a.focus.empty() && !area->set_focus_view(QString::fromStdString(a.focus))) {
+            std::fprintf(stderr, "--focus: no view named %s\n", a.focus.c_str());
+            return 2;
+        }
     } else {
         for (auto* v : views) {
             v->resize(a.width, a.height);
