@@ -168,7 +168,8 @@ void heatmap_view::layout_panels(const QRect& body)
         };
         while (rows_for(pn.per_row) > room) ++pn.per_row;
         const int rows = rows_for(pn.per_row);
-        pn.py = std::max(1, room / std::max(1, rows));
+        // The rows share the height (some a pixel taller than others), up to 40 px each for a few CPUs.
+        pn.py = std::min(40.0, static_cast<double>(room) / std::max(1, rows));
         int row = 0, y = pn.plot.top();
         for (const auto& [node, list] : groups) {
             group g;
@@ -177,8 +178,9 @@ void heatmap_view::layout_panels(const QRect& body)
             g.first_row = row;
             g.rows = (static_cast<int>(list.size()) + pn.per_row - 1) / pn.per_row;
             g.y = y;
+            g.h = static_cast<int>(std::lround((row + g.rows) * pn.py) - std::lround(row * pn.py));
             row += g.rows;
-            y += g.rows * pn.py + k_node_gap;
+            y += g.h + k_node_gap;
             pn.groups.push_back(std::move(g));
         }
         pn.plot.setHeight(y - k_node_gap - pn.plot.top());
@@ -239,7 +241,7 @@ void heatmap_view::paint_panel(QPainter& p, panel& pn)
     build_image(pn);
     // Node labels on the left, in the node's colour, with the side's letter in A/B.
     for (const group& g : pn.groups) {
-        const int h = g.rows * pn.py;
+        const int h = g.h;
         const QRect lr(pn.plot.left() - fm.horizontalAdvance(QStringLiteral("B node 00 ")) - 4, g.y,
             fm.horizontalAdvance(QStringLiteral("B node 00 ")), std::max(h, fm.height()));
         if (h >= fm.height() || pn.groups.size() == 1) {
@@ -331,9 +333,8 @@ heatmap_view::hit heatmap_view::hit_at(const QPoint& pos) const
     for (const panel& pn : m_panels) {
         if (!pn.plot.contains(pos) || pn.bins == 0) continue;
         for (const group& g : pn.groups) {
-            const int h_px = g.rows * pn.py;
-            if (pos.y() < g.y || pos.y() >= g.y + h_px) continue;
-            const int r = (pos.y() - g.y) / pn.py;
+            if (pos.y() < g.y || pos.y() >= g.y + g.h) continue;
+            const int r = std::min(g.rows - 1, static_cast<int>((pos.y() - g.y) * g.rows / std::max(1, g.h)));
             const std::size_t c0 = static_cast<std::size_t>(r * pn.per_row);
             for (std::size_t c = c0; c < std::min(g.cpus.size(), c0 + static_cast<std::size_t>(pn.per_row)); ++c)
                 h.cpus.push_back(g.cpus[c]);

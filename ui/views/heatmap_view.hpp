@@ -60,13 +60,13 @@ private:
         int node = 0;
         std::vector<int> cpus;
         int first_row = 0, rows = 0; // image rows
-        int y = 0; // top in the widget
+        int y = 0, h = 0; // top in the widget, height
     };
     struct panel {
         int side = 0;
         QRect plot; // where the map is drawn
         int per_row = 1; // CPUs per image row
-        int py = 1; // pixels per image row
+        double py = 1; // pixels per image row (at least one)
         std::size_t bins = 0;
         std::int64_t bin_ns = 1;
         std::vector<group> groups;
