@@ -142,15 +142,6 @@ double ms_since(const QElapsedTimer& t)
     return static_cast<double>(t.nsecsElapsed()) / 1e6;
 }
 
-// CPU time of this thread: on a loaded host (other builds, other benchmarks) wall time also counts the time
-// the thread waited for a core; CPU time is what the frame costs.
-double thread_cpu_ms()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
-}
-
 } // namespace
 
 int main(int argc, char** argv)
@@ -224,17 +215,19 @@ int main(int argc, char** argv)
         app.processEvents();
     }
 
+    using pcplab::test::thread_cpu_ms; // CPU time: on a loaded host wall time also counts waiting for a core
     std::map<QString, stats> per_view, per_view_cpu;
-    stats all, all_cpu, snap, hist, frame_total, frame_cpu;
+    stats all, all_cpu, snap, hist, hist_cpu, frame_total, frame_cpu;
     for (int f = 0; f < a.frames; ++f) {
         // The engine side (not the UI's cost, reported apart): run, build the snapshot, append to history.
         ma.engine().run_until(ma.engine().now() + step);
         if (mb) mb->engine().run_until(mb->engine().now() + step);
-        double build_a = 0, append_a = 0, build_b = 0, append_b = 0;
-        ma.publish(&build_a, &append_a);
-        if (mb) mb->publish(&build_b, &append_b);
-        snap.ms.push_back(build_a + build_b);
-        hist.ms.push_back(append_a + append_b);
+        stepped_machine::publish_times ta, tb;
+        ma.publish(&ta);
+        if (mb) mb->publish(&tb);
+        snap.ms.push_back(ta.build_ms + tb.build_ms);
+        hist.ms.push_back(ta.append_ms + tb.append_ms);
+        hist_cpu.ms.push_back(ta.append_cpu_ms + tb.append_cpu_ms);
         pcplab::ui::frame fr = pcplab::test::make_frame(ma, mb.get());
         double total = 0, total_cpu = 0;
         for (auto* v : views) {
@@ -253,15 +246,15 @@ int main(int argc, char** argv)
             total_cpu += cpu;
         }
         if (a.per_frame) {
-            std::printf("frame %3d cpu %6.2f ms:", f, total_cpu + append_a + append_b);
+            std::printf("frame %3d cpu %6.2f ms:", f, total_cpu + hist_cpu.ms.back());
             for (auto* v : views)
                 std::printf(" %s %.2f", v->view_id().toUtf8().constData(), per_view_cpu[v->view_id()].ms.back());
-            std::printf(" history %.2f\n", append_a + append_b);
+            std::printf(" history %.2f\n", hist_cpu.ms.back());
         }
         all.ms.push_back(total);
         all_cpu.ms.push_back(total_cpu);
-        frame_total.ms.push_back(total + append_a + append_b);
-        frame_cpu.ms.push_back(total_cpu + append_a + append_b);
+        frame_total.ms.push_back(total + hist.ms.back());
+        frame_cpu.ms.push_back(total_cpu + hist_cpu.ms.back());
     }
 
     std::printf("\n%d frames of %s%s, %s %dx%d, %ld us virtual per frame, %zu history samples, %zu holds kept\n",
@@ -283,7 +276,7 @@ int main(int argc, char** argv)
         row(id.constData(), per_view[v->view_id()], per_view_cpu[v->view_id()], "");
     }
     row("all views", all, all_cpu, "");
-    row("history", hist, hist, "   (append of the new snapshot)");
+    row("history", hist, hist_cpu, "   (append of the new snapshot)");
     row("frame", frame_total, frame_cpu, "   (history + every view; target 8 ms)");
     row("snapshot", snap, snap, "   (engine thread's cost, not the UI's)");
 
