@@ -27,8 +27,10 @@ unit unit_for(double step_ns)
 
 QString time_label(double t_ns, double step_ns)
 {
-    // Above a second the labels stay in seconds, so that a window late in a run reads "2.0005 s", not "2000.5 ms".
-    const unit u = std::fabs(t_ns) >= 1e9 && step_ns < 1e9 ? unit{1e9, "s"} : unit_for(step_ns);
+    // A time of a thousand units or more is written in the next larger unit with more decimals, so that a window
+    // late in a run reads "2.0005 s", not "2000.5 ms", and "100.0 ms", not "100000 us".
+    unit u = unit_for(step_ns);
+    while (u.ns < 1e9 && std::fabs(t_ns) >= 1000 * u.ns) u = unit_for(u.ns * 1000);
     const double step_in_unit = step_ns / u.ns;
     const int decimals = step_in_unit >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step_in_unit) - 1e-9));
     const double v = t_ns / u.ns;
