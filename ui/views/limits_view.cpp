@@ -21,6 +21,9 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
+#include <cmath>
+
 namespace pcplab::ui
 {
 
@@ -51,6 +54,7 @@ struct limits_view::zone_plot {
     QCPItemText* note = nullptr;
     QCPItemText* name = nullptr; // the zone's name, top right
     QStringList note_lines; // the note's text: its whole lines that fit are shown
+    double ylo = 0.5, ymax = 100; // the log axis' lower end and the highest value plotted
     QCPItemRect* boot = nullptr; // the boot (deferred init) as a shaded band, when it took virtual time
 };
 
@@ -81,8 +85,10 @@ limits_view::limits_view(QWidget* parent)
     style_plot(m_plot, palette());
     // The notes depend on their plot's size, known once the replot has laid it out.
     connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
-        for (auto& zp : m_zones)
+        for (auto& zp : m_zones) {
             if (zp->note) zp->note->setText(fit_note(zp->note_lines, zp->rect));
+            fit_headroom(*zp);
+        }
     });
 }
 
@@ -305,8 +311,9 @@ void limits_view::show_frame(const frame& f)
             ymin = 1;
             ymax = 100;
         }
-        // Headroom above the highest line for the boot note (top left).
-        zp->rect->axis(QCPAxis::atLeft)->setRange(std::max(0.5, ymin / 2), ymax * 12);
+        zp->ylo = std::max(0.5, ymin / 2);
+        zp->ymax = ymax;
+        fit_headroom(*zp); // again once the notes are laid out (afterLayout)
         QStringList notes;
         for (const limits_series& ss : zp->s)
             for (const auto& [cause, changes] : ss.boot_notes)
@@ -449,11 +456,26 @@ void limits_view::refit_legend()
     m_legend->setFillOrder(m_legend->fillOrder(), true);
 }
 
+void limits_view::fit_headroom(zone_plot& zp) const
+{
+    // The lines stay below the boot note (top left) and the zone's name (top right): on the log axis the
+    // highest value sits at the share of the height left free under them, so the note never covers a line.
+    const QFontMetrics fm(zp.note ? zp.note->font() : font());
+    const QString text = zp.note ? zp.note->text() : QString();
+    const int lines = std::max<int>(1, text.isEmpty() ? 1 : static_cast<int>(text.count(QLatin1Char('\n'))) + 1);
+    const int h = std::max(1, zp.rect->height());
+    const double reserved = lines * fm.height() + 0.03 * h + 6;
+    const double free = std::clamp((h - reserved) / h, 0.2, 0.9);
+    const double lo = zp.ylo, top = std::max(zp.ymax, lo * 2);
+    zp.rect->axis(QCPAxis::atLeft)->setRange(lo, lo * std::pow(top / lo, 1 / free));
+}
+
 QString limits_view::fit_note(const QStringList& lines, const QCPAxisRect* r) const
 {
     // The whole lines that fit the plot (less its name's line and a margin), and how many more there are.
     const QFontMetrics fm(m_zones.empty() || !m_zones.front()->note ? font() : m_zones.front()->note->font());
-    const int room_w = r->width() - 12, room_h = r->height() - fm.height() - 8;
+    // At most half the plot's height, so that the lines keep the other half (fit_headroom).
+    const int room_w = r->width() - 12, room_h = r->height() / 2;
     QStringList shown;
     int used = 0;
     int left = 0;

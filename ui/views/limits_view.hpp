@@ -64,6 +64,7 @@ private:
     void refit_legend();
     // The note's lines that fit plot `r` whole (empty when fewer than a heading and one line do).
     QString fit_note(const QStringList& lines, const QCPAxisRect* r) const;
+    void fit_headroom(zone_plot& zp) const; // the y range that keeps the lines under the note
 
     QCustomPlot* m_plot;
     zone_picker* m_picker;
