@@ -36,8 +36,8 @@ std::string join(const std::vector<std::string>& v)
 QStringList known_view_ids()
 {
     return {QStringLiteral("pcp"), QStringLiteral("locks"), QStringLiteral("limits"), QStringLiteral("rates"),
-        QStringLiteral("buddy"), QStringLiteral("deferred"), QStringLiteral("events"), QStringLiteral("proc"),
-        QStringLiteral("model")};
+        QStringLiteral("heat"), QStringLiteral("buddy"), QStringLiteral("deferred"), QStringLiteral("events"),
+        QStringLiteral("proc"), QStringLiteral("model")};
 }
 
 std::optional<std::uint64_t> parse_duration(const QString& text)
@@ -205,7 +205,8 @@ QString usage_text()
         "  --speed X|max           virtual time per wall second as a factor of real time (default 1)\n"
         "  --theme dark|light      colour theme\n"
         "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
-        "  --view NAME             focus one view: pcp, locks, limits, rates, buddy, deferred, events, proc, model\n"
+        "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred, events, proc,\n"
+        "                          model\n"
         "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
         "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
         "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
