@@ -8,6 +8,7 @@
 #include "run_engine.hpp"
 #include "run_plan.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/run_summary.hpp"
 #include "sim/workload.hpp"
 
@@ -39,6 +40,9 @@ std::string run_help()
           "  --intensity X            scales the workload's tasks or sizes (default 1)\n"
           "  --hold-threshold T       count zone->lock holds longer than T (default 1ms)\n"
           "  --param KEY=VALUE        set a workload parameter (repeatable; an unknown key lists them)\n"
+          "  --sysctl NAME=VALUE      boot with a vm.* sysctl set (repeatable): vm.percpu_pagelist_high_fraction\n"
+          "                           (v5.14+), vm.percpu_pagelist_fraction (up to v5.13), vm.min_free_kbytes,\n"
+          "                           vm.watermark_scale_factor\n"
           "  --era VERSION            run as this kernel version (v5.4, 6.8, 5.4.0-rc3); default: the preset's\n"
           "  --patch NAME=on|off      turn a seed patch's switch on or off (repeatable)\n"
           "  --init-threads N         deferred-init threads per node (needs parallel-deferred-init)\n"

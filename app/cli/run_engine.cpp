@@ -55,6 +55,18 @@ double parse_positive_real(const std::string& flag, std::string_view text, doubl
     return v;
 }
 
+std::pair<std::string, double> parse_param(const std::string& text)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) throw cli_error("--param " + text + ": expected KEY=VALUE (e.g. jobs=64)");
+    char* end = nullptr;
+    const std::string value = text.substr(eq + 1);
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
+        throw cli_error("--param " + text + ": '" + value + "' is not a number");
+    return {text.substr(0, eq), v};
+}
+
 std::uint64_t parse_u64(const std::string& flag, std::string_view text)
 {
     const std::string t(text);

@@ -4,6 +4,7 @@
 
 #include "session/recording_claim.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/workload.hpp"
 
 #include <algorithm>
@@ -30,6 +31,7 @@ std::vector<flag_spec> run_flags()
             {"--hold-threshold", true, false},
             {"--intensity", true, false},
             {"--param", true, true},
+            {"--sysctl", true, true},
             {"--record", true, false},
             {"--record-holds", true, false},
         });
@@ -68,18 +70,11 @@ run_plan plan_run(const std::vector<std::string>& args)
     if (auto h = a.get("--hold-threshold")) req.hold_threshold_ns = parse_duration_ns("--hold-threshold", *h);
     if (auto x = a.get("--intensity")) req.intensity = parse_positive_real("--intensity", *x, 100);
     for (const auto& text : a.all("--param")) {
-        auto eq = text.find('=');
-        if (eq == std::string::npos || eq == 0)
-            throw cli_error("--param " + text + ": expected KEY=VALUE (e.g. jobs=64)");
-        char* end = nullptr;
-        std::string value = text.substr(eq + 1);
-        double v = std::strtod(value.c_str(), &end);
-        if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
-            throw cli_error("--param " + text + ": '" + value + "' is not a number");
-        const std::string key = text.substr(0, eq);
+        auto param = parse_param(text);
         for (const auto& [earlier, _] : req.params)
-            if (earlier == key) throw cli_error("--param " + key + ": given twice; give each parameter once");
-        req.params.emplace_back(key, v);
+            if (earlier == param.first)
+                throw cli_error("--param " + param.first + ": given twice; give each parameter once");
+        req.params.push_back(std::move(param));
     }
     if (auto r = a.get("--record")) {
         // Checked before the boot; the recording's claim (session::recording_claim) checks again when it opens.
@@ -102,7 +97,24 @@ run_plan plan_run(const std::vector<std::string>& args)
     auto preset = a.get("--preset");
     if (!preset) throw cli_error("--preset: required (see pcplab-cli presets)");
     req.preset = *preset;
-    req.cfg = resolve_config_or_throw(load_preset_or_throw(*preset), opts);
+    mm::machine_spec spec = load_preset_or_throw(*preset);
+    std::vector<std::pair<std::string, long>> sysctls;
+    for (const auto& text : a.all("--sysctl")) {
+        const auto eq = text.find('=');
+        if (eq == std::string::npos || eq == 0)
+            throw cli_error("--sysctl " + text + ": expected NAME=VALUE (e.g. vm.percpu_pagelist_high_fraction=8)");
+        const std::string name = text.substr(0, eq);
+        for (const auto& [earlier, _] : sysctls)
+            if (earlier == name) throw cli_error("--sysctl " + name + ": given twice; give each sysctl once");
+        const long value = parse_long("--sysctl " + text, text.substr(eq + 1));
+        if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty())
+            throw cli_error("--sysctl " + text + ": " + why);
+        sysctls.emplace_back(name, value);
+    }
+    req.cfg = resolve_config_or_throw(spec, opts);
+    for (const auto& [name, value] : sysctls)
+        if (auto why = sim::check_sysctl(name, value, req.cfg.era); !why.empty())
+            throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why);
     if (!req.cfg.era_note.empty()) plan.notes.push_back(req.cfg.era_note);
     plan.notes.insert(plan.notes.end(), req.cfg.notes.begin(), req.cfg.notes.end());
     plan.json = a.has("--json");

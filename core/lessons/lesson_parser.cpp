@@ -5,16 +5,13 @@
 #include "lessons/step_block.hpp"
 
 #include "io/text_file.hpp"
+#include "program/data_dirs.hpp"
 
 #include "sim/seed_reference.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-
-#ifndef PCPLAB_RESOURCE_DIR
-#define PCPLAB_RESOURCE_DIR "resources"
-#endif
 
 namespace pcplab::lessons
 {
@@ -257,13 +254,7 @@ lesson_set load_lessons(const std::string& dir)
 
 std::string default_lessons_dir()
 {
-    if (const char* env = std::getenv("PCPLAB_LESSONS"); env && *env) return env;
-    const char* res = std::getenv("PCPLAB_RESOURCES");
-    std::filesystem::path base
-        = (res && *res) ? std::filesystem::path(res) : std::filesystem::path(PCPLAB_RESOURCE_DIR);
-    base = base.lexically_normal();
-    if (!base.has_filename()) base = base.parent_path(); // "resources/" -> "resources"
-    return (base.parent_path() / "lessons").string();
+    return program::find_data_dirs().lessons.string();
 }
 
 } // namespace pcplab::lessons

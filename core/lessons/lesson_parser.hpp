@@ -22,8 +22,8 @@ lesson_result load_lesson_file(const std::string& path);
 // read is an error of the set.
 lesson_set load_lessons(const std::string& dir);
 
-// $PCPLAB_LESSONS if set; else the lessons/ folder beside the resources folder ($PCPLAB_RESOURCES/../lessons,
-// or the source tree's lessons/).
+// The lessons folder (program/data_dirs.hpp: $PCPLAB_LESSONS, else beside $PCPLAB_RESOURCES, else the installed
+// share/pcplab/lessons, else the source tree's lessons/).
 std::string default_lessons_dir();
 
 } // namespace pcplab::lessons

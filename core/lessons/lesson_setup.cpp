@@ -2,8 +2,7 @@
 // and the seed scenarios (scale_machine_memory), so a lesson's machine is one a user can rebuild by hand.
 #include "lessons/lesson_setup.hpp"
 
-#include "mm/sysctl_bounds.hpp"
-
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 #include "sim/seed_scenarios.hpp"
 
@@ -15,14 +14,6 @@ namespace pcplab::lessons
 bool workload_finishes(const std::string& name)
 {
     return name == "kernbench" || name == "boot";
-}
-
-std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era)
-{
-    if (auto which = mm::vm_sysctl_from_name(name)) return mm::vm_sysctl_problem(*which, value, mm::kernel_era{era});
-    std::string known;
-    for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-    return "unknown sysctl '" + name + "' (" + known + ")";
 }
 
 std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
@@ -41,25 +32,8 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
         }
         spec = sim::scale_machine_memory(spec, *s.node_gib);
     }
-    // Written into the spec, as a preset's sysctl block is: checked against the era once it is resolved below.
-    for (const auto& [name, value] : s.sysctls) {
-        const auto which = mm::vm_sysctl_from_name(name);
-        if (!which) continue; // refused below
-        switch (*which) {
-        case mm::vm_sysctl::percpu_pagelist_fraction:
-            spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
-            break;
-        case mm::vm_sysctl::percpu_pagelist_high_fraction:
-            spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
-            break;
-        case mm::vm_sysctl::min_free_kbytes:
-            spec.sysctl.min_free_kbytes = value;
-            break;
-        case mm::vm_sysctl::watermark_scale_factor:
-            spec.sysctl.watermark_scale_factor = static_cast<int>(value);
-            break;
-        }
-    }
+    for (const auto& [name, value] : s.sysctls)
+        if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty()) return why;
 
     sim::machine_options opts;
     opts.era = s.era;
@@ -71,7 +45,7 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
     engine_setup out;
     out.machine = std::get<sim::machine_config>(std::move(resolved));
     for (const auto& [name, value] : s.sysctls)
-        if (auto why = check_sysctl(name, value, out.machine.era); !why.empty()) return why;
+        if (auto why = sim::check_sysctl(name, value, out.machine.era); !why.empty()) return why;
 
     auto probe = sim::make_workload(s.workload);
     if (!probe) {

@@ -5,6 +5,7 @@
 
 #include "lessons/lesson_setup.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 
 #include "mm/kernel_version.hpp"
@@ -153,9 +154,9 @@ private:
         std::string name, val;
         if (!name_value(e, name, val)) return std::nullopt;
         if (name.rfind("vm.", 0) != 0) name = "vm." + name;
-        if (!contains(mm::vm_sysctl_names(), name)) {
+        if (!contains(sim::sysctl_names(), name)) {
             std::string known;
-            for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+            for (const auto& n : sim::sysctl_names()) known += (known.empty() ? "" : ", ") + n;
             bad(e, "unknown sysctl '" + name + "' (" + known + ")");
             return std::nullopt;
         }
@@ -250,7 +251,7 @@ private:
             if (auto sc = sysctl_value(e)) {
                 auto r = resolve_setup(m_st.setup);
                 if (auto* es = std::get_if<engine_setup>(&r))
-                    if (auto why = check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
+                    if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
                 m_step.writes.push_back(*sc);
             }
         } else if (e.key == "run") {

@@ -11,15 +11,13 @@
 
 #include "procfs/procfs_texts.hpp"
 
+#include "program/version.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-
-#ifndef PCPLAB_VERSION
-#define PCPLAB_VERSION "0.1.0"
-#endif
 
 namespace pcplab::session
 {
@@ -112,7 +110,7 @@ recording_writer::recording_writer(const std::string& path, recording_options op
             create_recording_schema(m_db);
             auto m = m_db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
             const std::pair<const char*, std::string> rows[] = {
-                {"program_version", PCPLAB_VERSION},
+                {"program_version", std::string(program::version())},
                 {"created_utc", utc_now()},
                 {"created_epoch", std::to_string(static_cast<long long>(std::time(nullptr)))},
                 {"source", m_opt.source},

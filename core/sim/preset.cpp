@@ -7,6 +7,7 @@
 #include "mm/patch_switches.hpp"
 #include "preset_json.hpp"
 #include "preset_layout.hpp"
+#include "program/data_dirs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
-
-#ifndef PCPLAB_RESOURCE_DIR
-#define PCPLAB_RESOURCE_DIR "resources"
-#endif
 
 namespace pcplab::sim
 {
@@ -286,10 +283,7 @@ preset_result load_preset_file(const std::string& path)
 
 std::string presets_dir()
 {
-    const char* env = std::getenv("PCPLAB_RESOURCES");
-    std::filesystem::path base
-        = (env && *env) ? std::filesystem::path(env) : std::filesystem::path(PCPLAB_RESOURCE_DIR);
-    return (base / "presets").string();
+    return program::find_data_dirs().presets.string();
 }
 
 std::vector<std::string> list_presets()

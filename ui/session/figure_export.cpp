@@ -90,26 +90,20 @@ void without_runtime_dir_note(QtMsgType type, const QMessageLogContext& where, c
     if (g_outer_handler) g_outer_handler(type, where, text);
 }
 
-// The application a command-line export draws with (offscreen), while it draws.
-struct offscreen_app {
-    offscreen_app()
-    {
-        qputenv("QT_QPA_PLATFORM", "offscreen"); // a command-line tool must not need a display
-        g_outer_handler = qInstallMessageHandler(without_runtime_dir_note);
-        static int argc = 1;
-        static char name[] = "pcplab-cli";
-        static char* argv[] = {name, nullptr};
-        app = std::make_unique<QApplication>(argc, argv);
-    }
-    ~offscreen_app()
-    {
-        app.reset();
-        qInstallMessageHandler(g_outer_handler);
-    }
-    std::unique_ptr<QApplication> app;
-};
-
 } // namespace
+
+std::unique_ptr<QApplication> offscreen_app_if_none()
+{
+    if (QApplication::instance()) return nullptr;
+    qputenv("QT_QPA_PLATFORM", "offscreen"); // a command-line tool must not need a display
+    // Kept for the process: it only drops the one note above and passes everything else on.
+    static const bool filtered = (g_outer_handler = qInstallMessageHandler(without_runtime_dir_note), true);
+    (void)filtered;
+    static int argc = 1;
+    static char name[] = "pcplab-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
 
 std::string save_plot(QCustomPlot& plot, const QString& path, figure_format f, int w, int h)
 {
@@ -195,8 +189,7 @@ std::vector<std::string> export_recording_figures(const session::recording& rec,
     const std::vector<const session::series_info*>& which, const std::string& out, figure_format f, int w, int h,
     std::string& error)
 {
-    std::unique_ptr<offscreen_app> own_app;
-    if (!QApplication::instance()) own_app = std::make_unique<offscreen_app>();
+    std::unique_ptr<QApplication> own_app = offscreen_app_if_none();
     const session::run_record& rr = rec.run(run);
     std::vector<std::string> written;
     const bool to_dir = which.size() != 1;

@@ -5,6 +5,7 @@
 
 #include "lessons/lesson_parser.hpp"
 #include "mm/kernel_version.hpp"
+#include "program/version.hpp"
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
 
@@ -187,12 +188,12 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
 QString usage_text()
 {
     return QStringLiteral(
-        "usage: pcplab [options]\n"
+        "Usage: pcplab [options]\n"
         "\n"
         "The live window: a simulated machine's per-CPU page lists, zone->lock and batch/high, with the five seed\n"
         "patches as switches. Opens on the last preset used (first time: classroom), already booting.\n"
         "\n"
-        "  --preset NAME           machine preset (resources/presets; pcplab-cli presets lists them)\n"
+        "  --preset NAME           machine preset (pcplab-cli presets lists them), or a preset file\n"
         "  --era VERSION           kernel version, e.g. v5.4, 5.4.0-rc3, 6.7\n"
         "  --patch NAME=on|off     set a switch (repeatable): pcp-update-after-deferred-init,\n"
         "                          bulk-free-pick-outside-lock, pcp-high-autotune, batched-bulk-free,\n"
@@ -218,7 +219,7 @@ QString usage_text()
 
 QString version_text()
 {
-    return QStringLiteral("pcplab " PCPLAB_VERSION);
+    return QStringLiteral("pcplab ") + QString::fromStdString(program::version_line());
 }
 
 } // namespace pcplab::ui
