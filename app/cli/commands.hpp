@@ -39,5 +39,8 @@ std::string version_text();
 
 // Write a finished output to stdout in one go.
 void write_stdout(const std::string& text);
+// Throws cli_error when something written to stdout could not be (a full disk, /dev/full): the output is
+// incomplete, and the command must not exit 0. main() calls it once more after every command.
+void check_stdout();
 
 } // namespace pcplab::cli

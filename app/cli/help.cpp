@@ -1,9 +1,12 @@
+#include "args.hpp"
 #include "commands.hpp"
 
 #include "mm/patch_switches.hpp"
 #include "program/version.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 namespace pcplab::cli
 {
@@ -104,7 +107,17 @@ std::optional<std::string> command_help(std::string_view command)
 void write_stdout(const std::string& text)
 {
     std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    check_stdout();
+}
+
+void check_stdout()
+{
+    // fflush reports what the buffered writes before it met (a full disk, a closed file); errno is still theirs.
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    const int err = errno;
+    std::clearerr(stdout);
+    throw cli_error(std::string("standard output: cannot be written (") + (err ? std::strerror(err) : "write error")
+        + "); the output is incomplete");
 }
 
 } // namespace pcplab::cli

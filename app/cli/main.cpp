@@ -123,7 +123,9 @@ int main(int argc, char** argv)
     pcplab::sim::keep_freed_memory_for_reuse();
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
-        return run(args);
+        const int status = run(args);
+        check_stdout(); // what a command printed with printf (demo) is only written now
+        return status;
     } catch (const cli_error& e) {
         std::fprintf(stderr, "pcplab-cli: %s\n", e.what());
         return e.exit_status;

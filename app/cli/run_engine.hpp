@@ -63,6 +63,9 @@ struct run_observer {
     std::function<void(sim::engine&)> booted;
     std::function<void(sim::engine&)> tick;
     std::function<void(sim::engine&)> stopped;
+    // Asked after every tick: true ends the run there, with `stop_reason` (a recording that cannot be written).
+    std::function<bool()> stop;
+    std::string stop_reason = "stopped";
 };
 
 // Boot, run until the first stop condition (the duration, the work, the workload finishing), summarise.

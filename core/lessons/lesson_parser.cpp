@@ -227,10 +227,17 @@ lesson_set load_lessons(const std::string& dir)
     set.dir = dir;
     std::vector<std::string> files;
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.is_regular_file(ec) && entry.path().extension() == ".md" && entry.path().filename() != "README.md")
-            files.push_back(entry.path().string());
-    if (ec) set.errors.push_back({dir, 0, 0, "cannot read the lessons folder: " + ec.message()});
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+        files.push_back(dir);
+    } else {
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            std::error_code type_ec;
+            if (!entry.is_directory(type_ec) && entry.path().extension() == ".md"
+                && entry.path().filename() != "README.md")
+                files.push_back(entry.path().string());
+        }
+        if (ec) set.errors.push_back({dir, 0, 0, "cannot read the lessons folder: " + ec.message()});
+    }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
         auto r = load_lesson_file(f);

@@ -17,7 +17,9 @@ using lesson_result = std::variant<lesson, std::vector<lesson_error>>;
 lesson_result parse_lesson(const std::string& text, const std::string& file);
 lesson_result load_lesson_file(const std::string& path);
 
-// Every *.md file of `dir` except README.md, in file-name order.
+// Every *.md file of `dir` except README.md, in file-name order (a *.md entry that is not a regular file, a
+// FIFO say, is reported as its file's error); or, when `dir` is a file, that one lesson. A folder that cannot be
+// read is an error of the set.
 lesson_set load_lessons(const std::string& dir);
 
 // The lessons folder (program/data_dirs.hpp: $PCPLAB_LESSONS, else beside $PCPLAB_RESOURCES, else the installed

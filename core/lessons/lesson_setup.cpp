@@ -21,7 +21,17 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
     auto loaded = sim::load_preset(s.preset);
     if (auto* err = std::get_if<sim::preset_error>(&loaded)) return "preset " + s.preset + ": " + err->message;
     mm::machine_spec spec = std::get<mm::machine_spec>(std::move(loaded));
-    if (s.node_gib) spec = sim::scale_machine_memory(spec, *s.node_gib);
+    if (s.node_gib) {
+        // Scaling only ever shrinks a node: asking for more than the largest one has would change nothing.
+        if (const double largest = sim::largest_node_gib(spec); *s.node_gib > largest) {
+            char why[160];
+            std::snprintf(why, sizeof why,
+                "node_gib %g: more than the preset's largest node (%.1f GiB); node_gib scales a machine down",
+                *s.node_gib, largest);
+            return std::string(why);
+        }
+        spec = sim::scale_machine_memory(spec, *s.node_gib);
+    }
     for (const auto& [name, value] : s.sysctls)
         if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty()) return why;
 
@@ -44,15 +54,17 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
         return "unknown workload '" + s.workload + "' (" + known + ")";
     }
     for (const auto& [key, value] : s.params) {
+        // The workload's message names the parameter and, for an unknown one, every key it takes.
         std::string why = probe->set_param(key, value);
         if (!why.empty()) {
-            std::string keys;
-            for (const auto& p : probe->params()) keys += (keys.empty() ? "" : ", ") + p.key;
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            return "param " + key + "=" + v + ": " + why + " (" + s.workload + " takes: " + keys + ")";
+            return "param " + key + "=" + v + ": " + why;
         }
     }
+
+    if (auto why = probe->settings_problem(sim::planned_workload_env(out.machine, s.intensity, {})); !why.empty())
+        return s.workload + ": " + why;
 
     out.config = sim::engine_config_for(out.machine);
     out.config.workload = s.workload;

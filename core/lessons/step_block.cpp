@@ -9,6 +9,7 @@
 #include "sim/preset.hpp"
 
 #include "mm/kernel_version.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -164,6 +165,11 @@ private:
             bad(e, name + " takes a whole number, not '" + val + "'");
             return std::nullopt;
         }
+        // Far beyond any sysctl's int, and kept from the conversion below, which could not hold it.
+        if (std::fabs(*v) > 1e15) {
+            bad(e, name + ": " + val + " is out of range");
+            return std::nullopt;
+        }
         return std::make_pair(name, static_cast<long>(*v));
     }
 
@@ -233,7 +239,14 @@ private:
     {
         const std::string v = joined(e);
         if (e.key == "flip") {
-            if (auto sw = switch_value(e)) m_step.flips.push_back(*sw);
+            if (auto sw = switch_value(e)) {
+                // As the CLI and the engine refuse it: a switch the machine's era cannot honour.
+                auto r = resolve_setup(m_st.setup);
+                if (auto* es = std::get_if<engine_setup>(&r))
+                    if (auto why = mm::patch_not_applicable(sw->first, sw->second, es->machine.era); !why.empty())
+                        bad(e, why);
+                m_step.flips.push_back(*sw);
+            }
         } else if (e.key == "write") {
             if (auto sc = sysctl_value(e)) {
                 auto r = resolve_setup(m_st.setup);

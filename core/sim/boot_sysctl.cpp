@@ -1,5 +1,7 @@
 #include "sim/boot_sysctl.hpp"
 
+#include "mm/sysctl_bounds.hpp"
+
 namespace pcplab::sim
 {
 
@@ -22,26 +24,16 @@ std::string unknown(const std::string& name)
 
 const std::vector<std::string>& sysctl_names()
 {
-    static const std::vector<std::string> names = {"vm.percpu_pagelist_fraction", "vm.percpu_pagelist_high_fraction",
-        "vm.min_free_kbytes", "vm.watermark_scale_factor"};
-    return names;
+    return mm::vm_sysctl_names();
 }
 
 std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era)
 {
-    const std::string key = key_of(name);
-    if (key == "percpu_pagelist_fraction" || key == "percpu_pagelist_high_fraction") {
-        const bool high = key == "percpu_pagelist_high_fraction";
-        // v5.14 replaced the one with the other (Mel Gorman's "Calculate pcp->high based on zone sizes").
-        if (high && era.before(5, 14)) return "vm." + key + " exists from v5.14 on, not on " + era.str();
-        if (!high && era.at_least(5, 14)) return "vm." + key + " was removed in v5.14; this machine runs " + era.str();
-        if (value != 0 && value < 8) return "vm." + key + " must be 0 or at least 8, not " + std::to_string(value);
-        return "";
-    }
-    if (key == "min_free_kbytes") return value > 0 ? "" : "vm.min_free_kbytes must be more than 0";
-    if (key == "watermark_scale_factor")
-        return value >= 1 && value <= 3000 ? "" : "vm.watermark_scale_factor must be 1..3000";
-    return unknown(name);
+    // One rule with the mm setters, the engine's live writes and the lessons (mm::vm_sysctl_problem): the
+    // sysctl exists on the era and its handler takes the value.
+    const auto which = mm::vm_sysctl_from_name(name);
+    if (!which) return unknown(name);
+    return mm::vm_sysctl_problem(*which, value, mm::kernel_era{era});
 }
 
 std::string set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long value)

@@ -1,5 +1,6 @@
 #include "preset.hpp"
 
+#include "cost_model.hpp"
 #include "io/text_file.hpp"
 #include "mm/kernel_version.hpp"
 #include "mm/page.hpp"
@@ -224,8 +225,13 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
             detail::get_int(*m, "movable_pages_per_node", 0, static_cast<long>(smallest_node) - 1));
     if (const json* c = top.get("cost_model")) {
         object_reader cr(*c, "cost_model", {});
-        for (auto it = c->begin(); it != c->end(); ++it)
+        for (auto it = c->begin(); it != c->end(); ++it) {
+            if (!is_cost_model_key(it.key()))
+                throw field_error{cr.path(it.key()),
+                    "unknown cost-model key: no machine class defines it and no rate reads it (the keys: "
+                    "pcplab-cli costs --class CLASS)"};
             spec.cost_model[it.key()] = detail::get_number(it.value(), cr.path(it.key()), 0, 1e12);
+        }
     }
     return spec;
 }
