@@ -101,10 +101,17 @@ public:
     // period, or one workload action); false when the workload has finished everywhere. Boots first if
     // boot() was not called.
     bool step();
-    // Run until the slowest CPU's clock reaches `t` (virtual time since power-on; or the workload finishes).
+    // Run until the slowest CPU's clock reaches `t` (virtual time since power-on; or the workload finishes). A
+    // CPU's compute or idle period is one step, so it may take that CPU's clock past `t`: a run that ends here
+    // calls end_at(t).
     void run_until(vtime_ns t);
     // Boot if needed, then run for `d` more: run_until(now() + d). On a fresh engine, `d` of the workload.
     void run_for(vtime_ns d);
+    // Ends the run at `t` (after run_until(t)): every compute or idle period that reaches past `t` is cut there,
+    // as a wake-up cuts an idle period short, so that the run's figures end at `t` and now() is `t` (an
+    // allocator action is never cut: a CPU in one may stand a little past `t`). Stepping on continues the
+    // cut periods.
+    void end_at(vtime_ns t);
     vtime_ns now() const; // the smallest CPU clock (virtual time since power-on)
     // Virtual time the workload has run, from workload_start() to now(), or for a finished workload to the
     // clock at which the last CPU finished.

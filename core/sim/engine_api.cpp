@@ -78,6 +78,11 @@ void engine::run_for(vtime_ns d)
     run_until(e.now() + d);
 }
 
+void engine::end_at(vtime_ns t)
+{
+    m_impl->end_at(t);
+}
+
 vtime_ns engine::now() const
 {
     return m_impl->now();

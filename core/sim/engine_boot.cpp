@@ -48,7 +48,7 @@ engine::impl::~impl()
 void engine::impl::create_machine()
 {
     pending_init.reset(); // it refers to the old machine
-    m = std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
+    m = build_machine(cfg.spec, cfg.era, cfg.patches);
     m->on_limits_change = [this](const mm::limits_change& lc) { on_limits_change(lc); };
     for (int c : cfg.cpus)
         if (c < 0 || c >= m->nr_cpu_ids())
@@ -289,6 +289,7 @@ void engine::impl::attach_workload()
 {
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
     env = make_env();
+    if (std::string why = load->settings_problem(env); !why.empty()) throw workload_error(cfg.workload + ": " + why);
     load->attach(env);
     booted = true;
 }

@@ -32,7 +32,8 @@ hammer_result hammer(int active, const char* era = "v5.4")
         r.wait_ns += l.wait_ns_total;
         r.contended += l.contended;
         r.acquisitions += l.acquisitions;
-        r.contention_pct = std::max(r.contention_pct, sim::contention_pct(l, e.elapsed()));
+        r.contention_pct
+            = std::max(r.contention_pct, sim::contention_pct(l, e.workload_start(), e.workload_start() + e.elapsed()));
     }
     for (const auto& c : e.cpus()) r.spin_ns += c.spin_ns;
     return r;
