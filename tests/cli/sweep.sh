@@ -72,7 +72,7 @@ h10=$(high_wmark "$tmp/wsf10.db")
 h1000=$(high_wmark "$tmp/wsf1000.db")
 [ -n "$h10" ] && [ -n "$h1000" ] && [ "$h1000" -gt $((h10 * 5)) ] \
     || fail "run --sysctl vm.watermark_scale_factor=1000: Normal's high watermark $h1000, with the default $h10"
-usage_error "--sysctl vm.percpu_pagelist_high_fraction=8: vm.percpu_pagelist_high_fraction exists from v5.14 on" \
+usage_error "--sysctl vm.percpu_pagelist_high_fraction=8: vm.percpu_pagelist_high_fraction does not exist on era v5.4 (added in v5.14" \
     run --preset classroom --era v5.4 --workload boot --duration 1ms --sysctl vm.percpu_pagelist_high_fraction=8
 usage_error "--sysctl vm.nope=1: unknown sysctl 'vm.nope'" run --preset classroom --workload boot --sysctl vm.nope=1
 usage_error "--sysctl vm.min_free_kbytes=x: 'x' is not a whole number" run --preset classroom --workload boot --sysctl vm.min_free_kbytes=x
