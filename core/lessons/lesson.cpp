@@ -16,9 +16,10 @@ std::string lesson_error::str() const
 
 const std::vector<std::string>& view_ids()
 {
-    // ui/views/view.hpp: view::view_id() of every view.
+    // ui/views/view.hpp: view::view_id() of every view, the one list of them (the window's --view takes these
+    // too; tests/ui/views_test.cpp checks it against the views the window makes).
     static const std::vector<std::string> ids
-        = {"pcp", "locks", "limits", "rates", "buddy", "deferred", "events", "proc", "model"};
+        = {"pcp", "locks", "limits", "rates", "heat", "buddy", "deferred", "events", "proc", "model"};
     return ids;
 }
 

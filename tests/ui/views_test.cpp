@@ -14,6 +14,7 @@
 
 #include "support/small_machine.hpp"
 
+#include "lessons/lesson.hpp"
 #include "procfs/procfs_texts.hpp"
 
 #include <catch2/catch.hpp>
@@ -22,6 +23,7 @@
 #include <QImage>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <memory>
 
 using namespace pcplab;
@@ -72,6 +74,20 @@ std::unique_ptr<ui::view> find_view(const QString& id)
 }
 
 } // namespace
+
+TEST_CASE("the views the window makes are exactly the view ids lessons and --view accept", "[ui][views]")
+{
+    // Three hand-kept lists had drifted apart: a lesson step could not point at the heatmap.
+    std::vector<std::string> made;
+    for (ui::view* v : ui::make_views(nullptr)) {
+        made.push_back(v->view_id().toStdString());
+        delete v;
+    }
+    std::vector<std::string> known = lessons::view_ids();
+    std::sort(made.begin(), made.end());
+    std::sort(known.begin(), known.end());
+    CHECK(made == known);
+}
 
 TEST_CASE("every view draws a non-empty picture that changes when the machine changes")
 {

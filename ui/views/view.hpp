@@ -39,8 +39,7 @@ class view : public QWidget
     Q_OBJECT
 public:
     using QWidget::QWidget;
-    // Stable short name used by `pcplab --screenshot FILE --view NAME` and QSettings: "pcp", "locks",
-    // "limits", "rates", "buddy", "deferred", "events", "proc", "model".
+    // Stable short name used by `pcplab --view NAME`, lesson steps and QSettings: one of lessons::view_ids().
     virtual QString view_id() const = 0;
     virtual QString title() const = 0; // for tabs and docks
     // Called at most 60 times per wall second with the newest frame. Must be cheap: repaint, do not rebuild

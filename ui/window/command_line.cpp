@@ -3,6 +3,7 @@
 
 #include "window/lessons.hpp"
 
+#include "lessons/lesson.hpp"
 #include "lessons/lesson_parser.hpp"
 #include "mm/kernel_version.hpp"
 #include "program/version.hpp"
@@ -35,9 +36,9 @@ std::string join(const std::vector<std::string>& v)
 
 QStringList known_view_ids()
 {
-    return {QStringLiteral("pcp"), QStringLiteral("locks"), QStringLiteral("limits"), QStringLiteral("rates"),
-        QStringLiteral("heat"), QStringLiteral("buddy"), QStringLiteral("deferred"), QStringLiteral("events"),
-        QStringLiteral("proc"), QStringLiteral("model")};
+    QStringList out;
+    for (const auto& id : lessons::view_ids()) out << QString::fromStdString(id);
+    return out;
 }
 
 std::optional<std::uint64_t> parse_duration(const QString& text)
