@@ -93,6 +93,7 @@ struct lockstep_loop::state {
     std::uint64_t max_taken = 0;
     bool dirty = true;
     pacing::clock::time_point last_publish{};
+    vtime_ns next_sample = 0; // the virtual time of the next snapshot set_sample_interval asks for
 
     std::uint64_t done_through() const
     {
@@ -314,6 +315,10 @@ void lockstep_loop::run_loop(state& st)
             const vtime_ns b = boundary();
             std::uint64_t k = st.pace.quanta_due(pacing::clock::now(), b, st.quantum);
             if (!st.pending.empty()) k = std::min(k, quanta_until(b, st.quantum, *st.pending.front().at));
+            if (const vtime_ns every = m_sample_ns.load(); every > 0 && k > 0) {
+                if (st.next_sample <= b || st.next_sample > b + every) st.next_sample = (b / every + 1) * every;
+                k = std::min<std::uint64_t>(k, std::max<std::uint64_t>(1, quanta_until(b, st.quantum, st.next_sample)));
+            }
             if (k > 0) {
                 const auto t0 = pacing::clock::now();
                 for_each_driver([&](std::size_t i) { m_drivers[i]->advance(k, st.quantum, stop); });
@@ -323,7 +328,12 @@ void lockstep_loop::run_loop(state& st)
             }
         }
         const auto now = pacing::clock::now();
-        if (st.dirty && now - st.last_publish >= st.pace.interval()) publish_round(st, false);
+        const vtime_ns every = m_sample_ns.load();
+        const bool sample_due = every > 0 && ran > 0 && boundary() >= st.next_sample;
+        if (st.dirty && (sample_due || now - st.last_publish >= st.pace.interval())) {
+            publish_round(st, false);
+            if (sample_due) st.next_sample = (boundary() / every + 1) * every;
+        }
         if (m_queue.stop_requested()) break;
 
         // Nothing to run now: sleep until a command comes, a snapshot is due or a paced quantum is.

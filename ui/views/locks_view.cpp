@@ -95,8 +95,8 @@ void locks_view::paintEvent(QPaintEvent*)
         p.setPen(warn_color(pal));
         p.drawText(QRect(area.left(), y, area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
             fm.elidedText(
-                tr("Hold records are not kept by this engine (engine_config::keep_holds is off): each lane shows "
-                   "the share of hold time per caller and contention over the run."),
+                tr("This run keeps no single lock holds: each lane shows its caller's share of hold time and the "
+                   "contention over the run."),
                 Qt::ElideRight, area.width()));
         y += fm.height() + 2;
     } else if (a.holds_dropped) {
