@@ -2,10 +2,10 @@
 #include "args.hpp"
 #include "commands.hpp"
 
+#include "procfs/zoneinfo_captures.hpp"
 #include "procfs/zoneinfo_check.hpp"
 #include "procfs/zoneinfo_parse.hpp"
 
-#include <fstream>
 #include <variant>
 
 namespace pcplab::cli
@@ -24,13 +24,25 @@ int cmd_check_zoneinfo(const std::vector<std::string>& args)
     if (auto c = a.get("--cpus-per-node")) opt.cpus_per_node = parse_int_list("--cpus-per-node", *c, 0);
     if (a.positional.empty()) throw cli_error("check-zoneinfo: missing FILE (a /proc/zoneinfo capture)");
     const std::string& file = a.positional.front();
-    if (!std::ifstream(file)) throw cli_error(file + ": cannot open the file");
 
-    auto parsed = procfs::load_zoneinfo_file(file);
+    auto parsed = procfs::load_zoneinfo_captures(file);
     if (auto* err = std::get_if<procfs::zoneinfo_error>(&parsed)) throw cli_error(err->str());
-    procfs::check_report report = procfs::check_zoneinfo(std::get<procfs::zoneinfo_doc>(parsed), opt);
-    write_stdout(report.text());
-    return report.ok() ? 0 : 1;
+    const auto& captures = std::get<std::vector<procfs::zoneinfo_capture>>(parsed);
+    // Several captures (mmtests' monitor framing): each is checked on its own, under a line saying which.
+    std::string out;
+    bool ok = true;
+    for (std::size_t i = 0; i < captures.size(); ++i) {
+        const procfs::zoneinfo_capture& c = captures[i];
+        const procfs::check_report report = procfs::check_zoneinfo(c.doc, opt);
+        if (captures.size() > 1)
+            out += (i ? "\n" : "") + std::string("capture ") + std::to_string(i + 1) + " of "
+                + std::to_string(captures.size()) + (c.time ? " (time: " + std::to_string(*c.time) + ")" : "")
+                + ", from line " + std::to_string(c.first_line) + ":\n";
+        out += report.text();
+        ok = ok && report.ok();
+    }
+    write_stdout(out);
+    return ok ? 0 : 1;
 }
 
 } // namespace pcplab::cli

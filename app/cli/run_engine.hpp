@@ -26,6 +26,8 @@ namespace pcplab::cli
 sim::vtime_ns parse_duration_ns(const std::string& flag, std::string_view text);
 // A finite number > 0 and <= max_value.
 double parse_positive_real(const std::string& flag, std::string_view text, double max_value);
+// --param KEY=VALUE: the key and a finite number.
+std::pair<std::string, double> parse_param(const std::string& text);
 // A whole number >= 0 (64-bit).
 std::uint64_t parse_u64(const std::string& flag, std::string_view text);
 
@@ -61,6 +63,9 @@ struct run_observer {
     std::function<void(sim::engine&)> booted;
     std::function<void(sim::engine&)> tick;
     std::function<void(sim::engine&)> stopped;
+    // Asked after every tick: true ends the run there, with `stop_reason` (a recording that cannot be written).
+    std::function<bool()> stop;
+    std::string stop_reason = "stopped";
 };
 
 // Boot, run until the first stop condition (the duration, the work, the workload finishing), summarise.

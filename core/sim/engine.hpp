@@ -88,8 +88,14 @@ public:
     // period, or one workload action); false when the workload has finished everywhere. Boots first if
     // boot() was not called.
     bool step();
-    // Run until the slowest CPU's clock reaches `t` (or the workload finishes).
+    // Run until the slowest CPU's clock reaches `t` (or the workload finishes). A CPU's compute or idle period
+    // is one step, so it may take that CPU's clock past `t`: a run that ends here calls end_at(t).
     void run_until(vtime_ns t);
+    // Ends the run at `t` (after run_until(t)): every compute or idle period that reaches past `t` is cut there,
+    // as a wake-up cuts an idle period short, so that the run's figures cover [0, t] and now() is `t` (an
+    // allocator action is never cut: a CPU in one may stand a little past `t`). Stepping on continues the
+    // cut periods.
+    void end_at(vtime_ns t);
     vtime_ns now() const; // the smallest CPU clock
     // Virtual time the run has taken: now(), or for a finished workload the clock at which the last CPU
     // finished.

@@ -66,6 +66,11 @@ void engine::run_until(vtime_ns t)
     while (e.now() < t && e.step()) { }
 }
 
+void engine::end_at(vtime_ns t)
+{
+    m_impl->end_at(t);
+}
+
 vtime_ns engine::now() const
 {
     return m_impl->now();

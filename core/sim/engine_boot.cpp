@@ -47,7 +47,7 @@ engine::impl::~impl()
 void engine::impl::create_machine()
 {
     pending_init.reset(); // it refers to the old machine
-    m = std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
+    m = build_machine(cfg.spec, cfg.era, cfg.patches);
     m->on_limits_change = [this](const mm::limits_change& lc) { on_limits_change(lc); };
     for (int c : cfg.cpus)
         if (c < 0 || c >= m->nr_cpu_ids())
@@ -249,6 +249,7 @@ void engine::impl::attach_workload()
     env.seed = cfg.seed;
     env.intensity = cfg.intensity;
     env.user_ns_per_page = rates.clear_page_ns;
+    if (std::string why = load->settings_problem(env); !why.empty()) throw workload_error(cfg.workload + ": " + why);
     load->attach(env);
     booted = true;
 }

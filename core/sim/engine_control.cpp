@@ -17,6 +17,7 @@
 
 #include "mm/pcp.hpp"
 #include "mm/pcp_limits.hpp"
+#include "mm/sysctl_bounds.hpp"
 #include "mm/watermarks.hpp"
 
 #include <algorithm>
@@ -221,38 +222,40 @@ void engine::impl::set_patch(mm::patch p, bool on)
 // reboot keeps it.
 std::string engine::impl::set_sysctl(const std::string& name, long value)
 {
-    const std::string key = name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
-    auto as_int = [&](std::string& err) {
-        if (value < INT_MIN || value > INT_MAX) err = "vm." + key + ": " + std::to_string(value) + " is out of range";
-        return static_cast<int>(value);
-    };
-    std::string err;
-    if (key == "percpu_pagelist_fraction") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_percpu_pagelist_fraction(*m, v);
-        if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = v;
-    } else if (key == "percpu_pagelist_high_fraction") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_percpu_pagelist_high_fraction(*m, v);
-        if (err.empty()) cfg.spec.sysctl.percpu_pagelist_high_fraction = v;
-    } else if (key == "min_free_kbytes") {
-        err = mm::set_min_free_kbytes(*m, value);
-        if (err.empty()) cfg.spec.sysctl.min_free_kbytes = value;
-    } else if (key == "watermark_scale_factor") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_watermark_scale_factor(*m, v);
-        if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = v;
-    } else {
-        return "unknown sysctl '" + name
-            + "' (known: vm.percpu_pagelist_fraction, vm.percpu_pagelist_high_fraction, vm.min_free_kbytes, "
-              "vm.watermark_scale_factor)";
+    const auto which = mm::vm_sysctl_from_name(name);
+    if (!which) {
+        std::string known;
+        for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+        return "unknown sysctl '" + name + "' (known: " + known + ")";
+    }
+    // Checked before the narrowing below: the bounds include the handlers' int range.
+    std::string err = mm::vm_sysctl_problem(*which, value, m->era);
+    if (err.empty()) {
+        switch (*which) {
+        case mm::vm_sysctl::percpu_pagelist_fraction:
+            err = mm::set_percpu_pagelist_fraction(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
+            break;
+        case mm::vm_sysctl::percpu_pagelist_high_fraction:
+            err = mm::set_percpu_pagelist_high_fraction(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
+            break;
+        case mm::vm_sysctl::min_free_kbytes:
+            err = mm::set_min_free_kbytes(*m, value);
+            if (err.empty()) cfg.spec.sysctl.min_free_kbytes = value;
+            break;
+        case mm::vm_sysctl::watermark_scale_factor:
+            err = mm::set_watermark_scale_factor(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+            break;
+        }
     }
     if (!err.empty()) return err;
     sim_event e;
     e.t = event_time();
     e.kind = event_kind::note;
     e.new_value = value;
-    e.text = "sysctl vm." + key + " = " + std::to_string(value);
+    e.text = "sysctl " + mm::vm_sysctl_name(*which) + " = " + std::to_string(value);
     push_event(std::move(e));
     return {};
 }

@@ -167,6 +167,10 @@ struct engine::impl final : public mm::lock_ops {
     void stop_reclaim(mm::zone& z, const char* why, bool balanced);
     void run_reclaim_step(int cpu);
     void wake(int cpu);
+    // Cuts the compute or idle period `cpu` is in at `at` (not before its start): the rest goes back to
+    // cont_left and out of its user or idle time. False when the CPU is not in such a period past `at`.
+    bool cut_period(int cpu, vtime_ns at);
+    void end_at(vtime_ns t);
     std::size_t reclaim_blocks(int cpu, std::size_t nr);
     mm::pfn_t alloc_slowpath(int cpu, const mm::alloc_request& req, std::size_t& calls);
 

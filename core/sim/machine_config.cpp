@@ -3,6 +3,7 @@
 #include "mm/pcp_limits.hpp"
 #include "mm/watermarks.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -104,13 +105,36 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     return cfg;
 }
 
-std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
+std::unique_ptr<mm::machine> build_machine(
+    const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& patches)
 {
-    auto m = std::make_unique<mm::machine>(cfg.spec, cfg.era, cfg.patches);
+    auto m = std::make_unique<mm::machine>(spec, era, patches);
     // PCPLAB_VERIFY=1: the debug option that runs verify() after every allocator operation.
     const char* v = std::getenv("PCPLAB_VERIFY");
     m->verify_every_op = v && *v && std::string_view(v) != "0";
     return m;
+}
+
+std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
+{
+    return build_machine(cfg.spec, cfg.era, cfg.patches);
+}
+
+workload_env planned_workload_env(const machine_config& cfg, double intensity, const std::vector<int>& cpus)
+{
+    workload_env env;
+    env.nr_cpus = cfg.spec.nr_cpus();
+    env.cpu_node.assign(static_cast<std::size_t>(env.nr_cpus), 0);
+    for (std::size_t nid = 0; nid < cfg.spec.nodes.size(); ++nid) {
+        const mm::node_spec& n = cfg.spec.nodes[nid];
+        for (int c : n.cpus)
+            if (c >= 0 && c < env.nr_cpus) env.cpu_node[static_cast<std::size_t>(c)] = static_cast<int>(nid);
+        for (const auto& r : n.memory) env.total_pages += r.pages();
+        for (const auto& r : n.reserved) env.total_pages -= std::min<unsigned long>(r.pages(), env.total_pages);
+    }
+    env.cpus = cpus;
+    env.intensity = intensity;
+    return env;
 }
 
 engine_config engine_config_for(const machine_config& cfg)

@@ -65,10 +65,19 @@ using config_result = std::variant<machine_config, config_error>;
 // (a preset bundles switches for its own era; refusing would make e.g. epyc2-256 on v6.7 impossible).
 config_result make_machine_config(const mm::machine_spec& spec, const machine_options& opts);
 
+// Every machine the program runs is built here: with PCPLAB_VERIFY set (and not "0") in the environment, the
+// allocator's invariant check (mm::verify) runs after every allocation and free of the machine.
+std::unique_ptr<mm::machine> build_machine(
+    const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& patches);
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg);
 // The engine_config of this machine (spec, era, switches); the caller adds the workload and its knobs.
 // A summary needs counters, not the event log, so events are off.
 engine_config engine_config_for(const machine_config& cfg);
+
+// What a workload will see of this machine before it boots (workload::settings_problem asks with it): its CPUs
+// and nodes, the workload's CPUs (`cpus`, empty = all) and intensity, and as total_pages the memory less what
+// memblock reserves (the managed pages after boot differ from it by the pages the boot itself allocates).
+workload_env planned_workload_env(const machine_config& cfg, double intensity, const std::vector<int>& cpus);
 
 // How far to boot: "setup" stops after setup_per_cpu_pageset (limits from the managed pages of that moment,
 // before deferred init); "after-init" is the whole boot (mm::boot).

@@ -1,11 +1,13 @@
 #include "preset.hpp"
 
+#include "cost_model.hpp"
 #include "io/text_file.hpp"
 #include "mm/kernel_version.hpp"
 #include "mm/page.hpp"
 #include "mm/patch_switches.hpp"
 #include "preset_json.hpp"
 #include "preset_layout.hpp"
+#include "program/data_dirs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,10 +16,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
-
-#ifndef PCPLAB_RESOURCE_DIR
-#define PCPLAB_RESOURCE_DIR "resources"
-#endif
 
 namespace pcplab::sim
 {
@@ -227,8 +225,13 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
             detail::get_int(*m, "movable_pages_per_node", 0, static_cast<long>(smallest_node) - 1));
     if (const json* c = top.get("cost_model")) {
         object_reader cr(*c, "cost_model", {});
-        for (auto it = c->begin(); it != c->end(); ++it)
+        for (auto it = c->begin(); it != c->end(); ++it) {
+            if (!is_cost_model_key(it.key()))
+                throw field_error{cr.path(it.key()),
+                    "unknown cost-model key: no machine class defines it and no rate reads it (the keys: "
+                    "pcplab-cli costs --class CLASS)"};
             spec.cost_model[it.key()] = detail::get_number(it.value(), cr.path(it.key()), 0, 1e12);
+        }
     }
     return spec;
 }
@@ -280,10 +283,7 @@ preset_result load_preset_file(const std::string& path)
 
 std::string presets_dir()
 {
-    const char* env = std::getenv("PCPLAB_RESOURCES");
-    std::filesystem::path base
-        = (env && *env) ? std::filesystem::path(env) : std::filesystem::path(PCPLAB_RESOURCE_DIR);
-    return (base / "presets").string();
+    return program::find_data_dirs().presets.string();
 }
 
 std::vector<std::string> list_presets()

@@ -74,6 +74,8 @@ template <typename F> std::string fig(const ojson& v, F unit)
 
 std::string count(const ojson& v)
 {
+    // An integer prints whole, not through a double: seed 9007199254740993 (2^53 + 1) stays itself.
+    if (v.is_number_integer()) return v.dump();
     return fig(v, count_str);
 }
 

@@ -147,8 +147,12 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
     for (std::size_t i = 0; i < locks.size(); ++i) {
         const lock_metrics& lm = locks[i];
         int zi = s.zone_index(lm.node, lm.zone);
-        std::uint64_t recent = lm.waiting_ns >= cur.prev_waiting_ns[i] ? lm.waiting_ns - cur.prev_waiting_ns[i] : 0;
-        cur.prev_waiting_ns[i] = lm.waiting_ns;
+        // Waiting up to now only (as contention_pct counts it); a wait credited late can still land in a later
+        // interval than its own, so the share of the interval is capped at all of it.
+        const std::uint64_t waited = waiting_ns_before(lm, now);
+        const std::uint64_t recent
+            = std::min<std::uint64_t>(waited >= cur.prev_waiting_ns[i] ? waited - cur.prev_waiting_ns[i] : 0, interval);
+        cur.prev_waiting_ns[i] = waited;
         if (zi < 0) continue;
         lock_snapshot& ls = s.zones[static_cast<std::size_t>(zi)].lock;
         ls.present = true;

@@ -18,7 +18,7 @@ namespace pcplab::ui
 // The figures compared, computed from one snapshot.
 struct key_figures {
     double sim_time_ns = 0;
-    double contention_pct = 0; // the largest zone->lock contention % of the run so far
+    double contention_pct = 0; // the worst zone->lock over the whole run (key_numbers_of)
     double sys_ns = 0, user_ns = 0;
     double zone_allocs = 0; // pages taken from the buddy allocator
     double sys_ns_per_work = 0, zone_allocs_per_work = 0; // 0 until some work is done

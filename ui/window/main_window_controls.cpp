@@ -33,7 +33,6 @@ void main_window::connect_controls()
     connect(c, &controls_panel::play_pause_requested, this, &main_window::play_pause);
     connect(c, &controls_panel::step_requested, m, &machine_control::step);
     connect(c, &controls_panel::speed_chosen, m, [m](double v) { m->set_speed(v); });
-    connect(c, &controls_panel::selection_chosen, m_pump, &frame_pump::set_selection);
 }
 
 } // namespace pcplab::ui

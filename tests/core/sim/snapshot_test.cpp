@@ -139,7 +139,8 @@ TEST_CASE("a snapshot is a copy: later allocator work does not show in it", "[sn
     CHECK(before->zones.back().free_pages == kept_free);
 }
 
-TEST_CASE("contention percentages come from merged waiting time, whole run and since the last snapshot", "[snapshot]")
+TEST_CASE("contention percentages come from merged waiting time up to now, whole run and since the last snapshot",
+    "[snapshot]")
 {
     sim::snapshot s;
     s.zones.resize(1);
@@ -148,7 +149,9 @@ TEST_CASE("contention percentages come from merged waiting time, whole run and s
     std::vector<sim::lock_metrics> locks(1);
     locks[0].node = 0;
     locks[0].zone = mm::ZONE_NORMAL;
-    locks[0].waiting_ns = 250;
+    // Waits merged into [750, 1500), still open at 1000: the 250 ns up to now count, the 500 ahead do not.
+    locks[0].waiting_ns = 750;
+    locks[0].waiting_from = 750;
     locks[0].waiting_until = 1500;
     sim::snapshot_cursor cur;
     s.sim_time_ns = 1000;
@@ -160,13 +163,16 @@ TEST_CASE("contention percentages come from merged waiting time, whole run and s
     CHECK(l.someone_waiting);
     CHECK(l.waiting_cpus_now == -1); // no hold records: unknown
 
-    // 1000 ns later, 100 ns more waiting: 10 % recently, 17.5 % over the run.
-    locks[0].waiting_ns = 350;
+    // 1000 ns later: the 500 ns that lay ahead of 1000 and 100 ns more in [1600, 1700): 60 % recently, 850 of
+    // 2000 ns over the run.
+    locks[0].waiting_ns = 850;
+    locks[0].waiting_from = 1600;
+    locks[0].waiting_until = 1700;
     sim::snapshot s2 = s;
     s2.sim_time_ns = 2000;
     sim::copy_lock_state(s2, locks, {}, false, cur);
-    CHECK(s2.zones[0].lock.contention_pct_recent == Approx(10.0));
-    CHECK(s2.zones[0].lock.contention_pct == Approx(17.5));
+    CHECK(s2.zones[0].lock.contention_pct_recent == Approx(60.0));
+    CHECK(s2.zones[0].lock.contention_pct == Approx(42.5));
     CHECK_FALSE(s2.zones[0].lock.someone_waiting);
 }
 
