@@ -67,9 +67,9 @@ TEST_CASE("presenter mode hides the docks, shows two views and the key numbers, 
     CHECK(w.frameGeometry() == frame_before);
     for (QDockWidget* d : w.findChildren<QDockWidget*>()) {
         if (!docks_before.count(d->objectName())) continue;
-        INFO(d->objectName().toStdString() << " " << docks_before[d->objectName()].width() << "x"
-                                           << docks_before[d->objectName()].height() << " -> " << d->width() << "x"
-                                           << d->height());
+        INFO(d->objectName().toStdString()
+            << " " << docks_before[d->objectName()].width() << "x" << docks_before[d->objectName()].height() << " -> "
+            << d->width() << "x" << d->height());
         CHECK(d->geometry() == docks_before[d->objectName()]);
     }
     CHECK(w.saveState() == state);
@@ -100,7 +100,7 @@ TEST_CASE("the presenter font follows the screen: larger on a larger screen", "[
     CHECK(uhd == Approx(2 * hd).epsilon(0.01));
 }
 
-TEST_CASE("--presenter --screenshot saves the size asked for", "[ui][window][presenter][cli]")
+TEST_CASE("a presenter screenshot (--presenter --screenshot) saves the size asked for", "[ui][window][presenter][cli]")
 {
     test::sandbox box;
     const QString file = box.dir.filePath(QStringLiteral("presenter.png"));

@@ -86,7 +86,7 @@ TEST_CASE("story 000 shows batch 7 on A and 63 on B at its first checkpoint, on 
     CHECK(w.setup().intensity == 1.0);
 }
 
-TEST_CASE("the first start plays story 000; a later start opens on the machine chosen last", "[ui][window][story]")
+TEST_CASE("the first start plays story 000, and a later start opens on the machine chosen last", "[ui][window][story]")
 {
     test::sandbox box;
     {

@@ -8,6 +8,8 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace pcplab::ui
 {
 
@@ -103,7 +105,9 @@ void view_area::raise_view(const QString& id)
 void view_area::highlight(const QString& id)
 {
     if (!find(id)) return;
-    m_tab_before_boot.clear();
+    // The boot's deferred-init tab gives way: the tab the user had comes back (the view asked for may be in
+    // the grid, where raising it leaves the tabs as they are).
+    if (!m_tab_before_boot.isEmpty()) raise_view(std::exchange(m_tab_before_boot, QString()));
     raise_view(id);
     m_pinned = id;
 }

@@ -58,7 +58,7 @@ TEST_CASE("seed 000's switch acts now, needs a reboot once init is over to be tu
     CHECK_THAT(never.why, Catch::Contains("v5.14"));
 }
 
-TEST_CASE("auto-tuning cannot be turned on before v5.14; the bulk-free switches act at once")
+TEST_CASE("auto-tuning cannot be turned on before v5.14, and the bulk-free switches act at once")
 {
     const auto c = config_of("classroom");
     CHECK(reach(c, mm::patch::pcp_high_autotune, true).when == sim::switch_reach::never);
