@@ -66,3 +66,38 @@ TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui
         }
     }
 }
+
+TEST_CASE("the limits view's legend names B's lines wherever it names A's", "[ui][views][layout]")
+{
+    constexpr sim::vtime_ns ms = 1'000'000;
+    auto cfg = test::preset_engine_config("classroom");
+    stepped_machine a(cfg, 0);
+    cfg.patches.set(mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
+    stepped_machine b(cfg, 1);
+    for (int i = 0; i < 8; ++i) {
+        a.advance(ms / 4);
+        b.advance(ms / 4);
+    }
+    const ui::frame f = test::make_frame(a, &b);
+    // The grid cells of 1280x800 to 1920x1080 screens (the legend had room for one row there, which the long
+    // names set at two columns: "A: high", "A: batch" and no word of B).
+    for (const QSize size : {QSize(440, 330), QSize(560, 420), QSize(690, 460)}) {
+        ui::limits_view v;
+        v.resize(size);
+        v.show();
+        for (int i = 0; i < 2; ++i) {
+            v.show_frame(f);
+            QApplication::processEvents();
+        }
+        auto* plot = v.findChild<QCustomPlot*>();
+        REQUIRE(plot);
+        QStringList names;
+        for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(e))
+                for (int i = 0; i < l->itemCount(); ++i)
+                    if (auto* it = qobject_cast<QCPPlottableLegendItem*>(l->item(i))) names << it->plottable()->name();
+        INFO(size.width() << "x" << size.height() << ": " << names.join(QStringLiteral(", ")).toStdString());
+        for (const QString& n : names)
+            if (n.startsWith(QStringLiteral("A: "))) CHECK(names.contains(QStringLiteral("B: ") + n.mid(3)));
+    }
+}

@@ -14,6 +14,8 @@
 #include <QMenuBar>
 #include <QStatusBar>
 
+#include <qcustomplot.h>
+
 #include <catch2/catch.hpp>
 
 #include <map>
@@ -117,4 +119,51 @@ TEST_CASE("a presenter screenshot (--presenter --screenshot) saves the size aske
     const QImage img(file);
     CHECK(img.size() == QSize(1280, 720));
     CHECK(w.look()->on());
+}
+
+TEST_CASE("presenter mode on a paused run shows the key numbers and lays the plots out in the large font at once",
+    "[ui][window][presenter]")
+{
+    test::running_window rw([](window_options& o) { o.ab = true; });
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    w.resize(1600, 1000);
+    REQUIRE(test::wait_until([&] { return test::running(w, 100'000'000); }, 60000));
+    w.machine()->play_pause(); // paused: no new frame comes to lay anything out again
+    test::wait_until([&] { return false; }, 300);
+    const QFont small = QApplication::font();
+
+    w.look()->set_canvas(QSize(1600, 1000));
+    w.look()->set_presenter(true);
+    test::wait_until([&] { return false; }, 300);
+    const QFont large = QApplication::font();
+    REQUIRE(large.pointSizeF() > small.pointSizeF());
+    // The key numbers, without waiting for a frame.
+    auto* strip = w.findChild<key_strip*>();
+    REQUIRE(strip);
+    CHECK(strip->text().contains(QStringLiteral("B vs A")));
+    // Every shown plot measures its text in the font it is drawn in (QCustomPlot keeps the font it was made with:
+    // the legend's rows were as high as the small font, its entries ran into each other, the time axis' title was
+    // cut at the bottom).
+    int legends = 0;
+    for (QCustomPlot* p : w.findChildren<QCustomPlot*>()) {
+        if (!p->isVisible()) continue;
+        INFO("plot " << p->parentWidget()->metaObject()->className() << " " << p->width() << "x" << p->height());
+        CHECK(p->font().pointSizeF() == Approx(large.pointSizeF()));
+        for (QCPAxisRect* r : p->axisRects())
+            for (QCPAxis* a : r->axes()) {
+                CHECK(a->tickLabelFont().pointSizeF() == Approx(large.pointSizeF()));
+                CHECK(a->labelFont().pointSizeF() == Approx(large.pointSizeF()));
+            }
+        for (QCPLayoutElement* e : p->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(e)) {
+                ++legends;
+                for (int i = 0; i < l->itemCount(); ++i) {
+                    CHECK(l->item(i)->font().pointSizeF() == Approx(large.pointSizeF()));
+                    CHECK(l->item(i)->outerRect().height() >= QFontMetrics(large).height());
+                }
+            }
+    }
+    CHECK(legends >= 1); // the limits view's
+    w.look()->set_presenter(false);
 }

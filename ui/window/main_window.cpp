@@ -56,9 +56,10 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     m_pump->set_views(m_views->views());
     connect(m_pump, &frame_pump::frame_shown, this, &main_window::on_frame);
     connect(m_pump, &frame_pump::machine_changed, this, [this] { m_deltas->clear(); });
-    connect(m_pump, &frame_pump::frame_shown, strip, [this, strip] {
+    const auto fill_strip = [this, strip] {
         if (const auto a = m_pump->shown_a(); a && strip->isVisible()) strip->show_figures(*a, m_pump->shown_b().get());
-    });
+    };
+    connect(m_pump, &frame_pump::frame_shown, strip, fill_strip);
     connect(m_views, &view_area::layout_changed, m_pump, &frame_pump::refresh);
 
     m_controls = new controls_panel;
@@ -97,6 +98,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     m_look = new presenter_mode(this, m_views, strip, m_settings.get(), this);
     m_stories = new story_player({m_machine, m_pump, m_views, m_status}, this);
     connect(m_look, &presenter_mode::entering, this, &main_window::save_settings);
+    connect(m_look, &presenter_mode::changed, strip, fill_strip); // at once, also when no frame comes (paused)
     connect(m_look, &presenter_mode::changed, this, [this](bool on) {
         m_lessons->set_presenter(on);
         // The application font is set and every widget has it. Leaving, presenter mode puts back the docks'
