@@ -50,6 +50,14 @@ TEST_CASE("story 004 boots the seed's machine in A/B, pauses on the deferred-ini
     CHECK_THAT(cap->caption_text().toStdString(), Catch::Contains("quarter of its CPUs"));
     CHECK(cap->figure_text(0, 1) == QStringLiteral("1")); // A: one init thread per node
     CHECK(cap->figure_text(0, 2) == QStringLiteral("11")); // B: a quarter of 44 CPUs
+    // Under the views, not over them (it hid the lower part of the plots).
+    QCoreApplication::processEvents();
+    const QRect views_rect(w.views()->mapTo(&w, QPoint(0, 0)), w.views()->size());
+    const QRect caption_rect(cap->mapTo(&w, QPoint(0, 0)), cap->size());
+    INFO("views " << views_rect.y() << "+" << views_rect.height() << ", caption " << caption_rect.y() << "+"
+                  << caption_rect.height());
+    CHECK_FALSE(views_rect.intersects(caption_rect));
+    CHECK(caption_rect.top() >= views_rect.bottom());
     const auto a = test::shown_a(w);
     REQUIRE(a);
     CHECK(a->state == sim::run_state::paused);

@@ -13,6 +13,7 @@
 #include "window/presenter_mode.hpp"
 #include "window/qt_text.hpp"
 #include "window/session_control.hpp"
+#include "window/story_caption.hpp"
 #include "window/story_list.hpp"
 #include "window/story_player.hpp"
 #include "window/view_area.hpp"
@@ -97,6 +98,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     m_lessons = new lesson_control({this, m_controls_dock, m_machine, m_pump, m_views, m_status}, this);
     m_look = new presenter_mode(this, m_views, strip, m_settings.get(), this);
     m_stories = new story_player({m_machine, m_pump, m_views, m_status}, this);
+    centre_lay->addWidget(m_stories->caption()); // under the views, not over their plots
     connect(m_look, &presenter_mode::entering, this, &main_window::save_settings);
     connect(m_look, &presenter_mode::changed, strip, fill_strip); // at once, also when no frame comes (paused)
     connect(m_look, &presenter_mode::changed, this, [this](bool on) {

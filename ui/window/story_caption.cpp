@@ -1,7 +1,6 @@
 // The story caption's layout and placement.
 #include "window/story_caption.hpp"
 
-#include <QEvent>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -11,8 +10,8 @@
 namespace pcplab::ui
 {
 
-story_caption::story_caption(QWidget* area)
-    : QFrame(area)
+story_caption::story_caption(QWidget* parent)
+    : QFrame(parent)
 {
     setObjectName(QStringLiteral("story-caption"));
     setFrameShape(QFrame::StyledPanel);
@@ -42,11 +41,14 @@ story_caption::story_caption(QWidget* area)
     buttons->addWidget(m_continue);
     lay->addWidget(m_title);
     lay->addWidget(m_caption);
-    lay->addLayout(m_figures);
+    auto* figures_row = new QHBoxLayout; // the figures as wide as they need, not spread over the window
+    figures_row->addLayout(m_figures);
+    figures_row->addStretch(1);
+    lay->addLayout(figures_row);
     lay->addLayout(buttons);
     connect(m_continue, &QPushButton::clicked, this, &story_caption::continue_clicked);
     connect(m_stop, &QPushButton::clicked, this, &story_caption::stop_clicked);
-    area->installEventFilter(this);
+    setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Maximum); // as high as its text, the views take the rest
     hide();
 }
 
@@ -73,8 +75,6 @@ void story_caption::show_text(const QString& step, const QString& title, const Q
         }
     m_continue->setText(last ? tr("Continue (the machines keep running)") : tr("Continue"));
     show();
-    raise();
-    place();
     m_continue->setFocus();
 }
 
@@ -87,27 +87,6 @@ QString story_caption::figure_text(int row, int column) const
 {
     auto* l = findChild<QLabel*>(QStringLiteral("story-figure-%1-%2").arg(row).arg(column));
     return l ? l->text() : QString();
-}
-
-// At the bottom of the view area, as wide as reads well (at most two thirds of it, at least 40 characters).
-void story_caption::place()
-{
-    QWidget* area = parentWidget();
-    if (!area) return;
-    const QFontMetrics fm(font());
-    const int want = std::max(fm.horizontalAdvance(QString(40, QLatin1Char('n'))), area->width() * 2 / 3);
-    const int w = std::min(area->width() - 16, want);
-    setFixedWidth(w);
-    adjustSize();
-    const int h = std::min(heightForWidth(w) > 0 ? heightForWidth(w) : sizeHint().height(), area->height() - 16);
-    setGeometry((area->width() - w) / 2, area->height() - h - 12, w, h);
-}
-
-bool story_caption::eventFilter(QObject* watched, QEvent* e)
-{
-    if (watched == parentWidget() && (e->type() == QEvent::Resize || e->type() == QEvent::LayoutRequest) && isVisible())
-        place();
-    return QFrame::eventFilter(watched, e);
 }
 
 } // namespace pcplab::ui

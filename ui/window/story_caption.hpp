@@ -1,6 +1,6 @@
-// The caption of a story's checkpoint, over the view it points at: a title, what to say, the figures of A and
-// B side by side, and Continue. It sits at the bottom of the view area and follows its size; its fonts follow
-// the application's (presenter mode enlarges them).
+// The caption of a story's checkpoint, under the view it points at: a title, what to say, the figures of A and
+// B side by side, and Continue. The window puts it in a row of its own below the view area (over the view it
+// hid the lower part of the plots); its fonts follow the application's (presenter mode enlarges them).
 #pragma once
 
 #include <QFrame>
@@ -20,7 +20,7 @@ class story_caption : public QFrame
 {
     Q_OBJECT
 public:
-    explicit story_caption(QWidget* area);
+    explicit story_caption(QWidget* parent = nullptr);
 
     // label, A's value, B's value
     using figure_row = std::array<QString, 3>;
@@ -34,12 +34,7 @@ signals:
     void continue_clicked();
     void stop_clicked();
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* e) override;
-
 private:
-    void place();
-
     QLabel* m_step = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_caption = nullptr;

@@ -35,7 +35,7 @@ story_player::story_player(const parts& p, QObject* parent)
     : QObject(parent)
     , m_parts(p)
 {
-    m_caption = new story_caption(p.views);
+    m_caption = new story_caption(p.views->parentWidget()); // the window lays it out below the views
     connect(m_caption, &story_caption::continue_clicked, this, &story_player::continue_story);
     connect(m_caption, &story_caption::stop_clicked, this, &story_player::stop);
     connect(p.pump, &frame_pump::frame_shown, this, &story_player::on_frame);

@@ -1,6 +1,6 @@
 // Plays a seed story (lessons::seed_stories): boots the story's A/B pair (the seed's switch off on A, on on B),
 // keeps it running (a finished workload starts again), and pauses at each checkpoint: the view where the
-// patch shows fills the view area, and a caption over it says what to look at, with the figures of both
+// patch shows fills the view area, and a caption under it says what to look at, with the figures of both
 // machines and a Continue button. Stopping the story or choosing another machine puts the views back.
 #pragma once
 
