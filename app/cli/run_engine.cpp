@@ -103,6 +103,7 @@ sim::engine_config engine_config_of(const run_request& req)
     ec.seed = req.seed;
     ec.cpus = req.cpus;
     ec.hold_threshold_ns = req.hold_threshold_ns;
+    ec.continuous = req.continuous;
     return ec;
 }
 
@@ -120,6 +121,8 @@ sim::run_summary execute_run(
     e.boot();
     if (obs.booted) obs.booted(e);
     const sim::vtime_ns every = obs.tick ? obs.every_ns : 0;
+    // Durations count from the workload's start: the boot before it is reported apart.
+    const sim::vtime_ns start = e.workload_start();
     std::string stop;
     // After a tick: whether the observer ends the run there.
     auto stopped_by_observer = [&] {
@@ -131,10 +134,10 @@ sim::run_summary execute_run(
         // Step until the workload has done the work; checked every few steps (the score is cheap, not
         // free), which keeps the stop point deterministic.
         stop = "work";
-        sim::vtime_ns next = every;
+        sim::vtime_ns next = start + every;
         for (std::uint64_t n = 0; !e.finished();) {
-            if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
-                if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
+            if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.elapsed() >= WORK_TIME_CAP_NS)) {
+                if (e.elapsed() >= WORK_TIME_CAP_NS) stop = "time cap";
                 break;
             }
             if (!e.step()) break;
@@ -146,9 +149,9 @@ sim::run_summary execute_run(
         }
     } else {
         stop = "duration";
-        sim::vtime_ns end = req.duration_ns.value_or(DEFAULT_DURATION_NS);
+        sim::vtime_ns end = start + req.duration_ns.value_or(DEFAULT_DURATION_NS);
         if (!every) e.run_until(end);
-        for (sim::vtime_ns t = every; every && !e.finished(); t += every) {
+        for (sim::vtime_ns t = start + every; every && !e.finished(); t += every) {
             e.run_until(std::min(t, end));
             if (t >= end || e.finished()) break;
             obs.tick(e);

@@ -38,8 +38,9 @@ struct run_request {
     double intensity = 1.0;
     std::uint64_t seed = 1;
     sim::vtime_ns hold_threshold_ns = 1'000'000;
-    std::optional<sim::vtime_ns> duration_ns; // stop at this virtual time
+    std::optional<sim::vtime_ns> duration_ns; // stop after this much virtual time of the workload
     std::optional<double> work_units; // stop once the workload has done this much
+    bool continuous = false; // a finite workload starts new rounds (engine_config::continuous)
     std::vector<int> cpus; // CPUs the workload runs on; empty = all
     std::vector<std::pair<std::string, double>> params; // workload tunables (workload::set_param), in order
 };
@@ -57,7 +58,8 @@ std::unique_ptr<sim::workload> make_configured_workload(
 sim::engine_config engine_config_of(const run_request& req);
 
 // What a caller watching a run (a recording) needs: called with the booted engine, then every
-// `every_ns` of virtual time while it runs (0: never), then once when it has stopped, before the summary.
+// `every_ns` of the workload's virtual time while it runs (0: never), then once when it has stopped, before the
+// summary.
 struct run_observer {
     sim::vtime_ns every_ns = 0;
     std::function<void(sim::engine&)> booted;

@@ -25,6 +25,7 @@ std::vector<flag_spec> run_flags()
             {"--workload", true, false},
             {"--duration", true, false},
             {"--work", true, false},
+            {"--continuous", false, false},
             {"--seed", true, false},
             {"--repeat", true, false},
             {"--json", false, false},
@@ -62,6 +63,7 @@ run_plan plan_run(const std::vector<std::string>& args)
         throw cli_error("--work: cannot be combined with --duration (stop on one or the other)");
     if (auto d = a.get("--duration")) req.duration_ns = parse_duration_ns("--duration", *d);
     if (auto w = a.get("--work")) req.work_units = parse_positive_real("--work", *w, 1e15);
+    req.continuous = a.has("--continuous");
     if (auto s = a.get("--seed")) req.seed = parse_u64("--seed", *s);
     if (auto r = a.get("--repeat")) plan.repeat = parse_int("--repeat", *r, 1);
     if (plan.repeat > 1000) throw cli_error("--repeat: at most 1000 runs, not " + std::to_string(plan.repeat));

@@ -46,10 +46,11 @@ const char* high_cause_text(std::uint8_t c)
     }
 }
 
-// Inside a step: the acting CPU's clock; between steps (live control): the engine's time.
+// During the boot: the instant of the boot's step; inside a step: the acting CPU's clock; between steps (live
+// control): the engine's time.
 vtime_ns engine::impl::event_time() const
 {
-    if (event_time_override) return event_time_override;
+    if (boot_event_time) return *boot_event_time;
     return in_step ? clock[static_cast<std::size_t>(acting)] : now();
 }
 
@@ -90,9 +91,9 @@ void engine::impl::release_events(std::uint64_t upto)
     std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, events_base));
     // A pcp->high change of a second no CPU has left yet may still be folded into (note_high_change): it
     // and everything after it stay. now() is the slowest CPU's clock, so every CPU is at or past its second.
-    const vtime_ns second = now() / NS_PER_SEC;
+    const vtime_ns second = run_second(now());
     for (std::size_t i = 0; i < n; ++i)
-        if (events[i].kind == event_kind::pcp_high_change && events[i].t / NS_PER_SEC >= second) {
+        if (events[i].kind == event_kind::pcp_high_change && run_second(events[i].t) >= second) {
             n = i;
             break;
         }
@@ -138,8 +139,9 @@ void engine::impl::on_limits_change(const mm::limits_change& c)
     emit(event_field::high_max, c.old_high_max, c.new_high_max);
 }
 
-// One CPU's auto-tuned high moved. Changes with the same cause in the same virtual second are folded into
-// one event (its new_value follows), so a run of refills does not flood the log.
+// One CPU's auto-tuned high moved. Changes with the same cause in the same second of the run (counted from the
+// workload's start, like every rule of the run) are folded into one event (its new_value follows), so a run of
+// refills does not flood the log.
 void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause)
 {
     if (!cfg.keep_events) return;
@@ -150,7 +152,7 @@ void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, in
     // release_events keeps an event while it can still be folded into, so `last` is always still held.
     if (last >= 0 && static_cast<std::uint64_t>(last) >= events_base && last_high_cause[idx] == cause) {
         sim_event& e = events[static_cast<std::size_t>(static_cast<std::uint64_t>(last) - events_base)];
-        if (e.t / NS_PER_SEC == t / NS_PER_SEC) {
+        if (run_second(e.t) == run_second(t)) {
             e.new_value = new_high;
             return;
         }

@@ -159,6 +159,27 @@ const char* boot_target_name(boot_target t)
     return t == boot_target::setup ? "setup" : "after-init";
 }
 
+void watch_deferred_init(const mm::machine& m, const mm::deferred_init& di, const boot_observer* obs)
+{
+    if (!obs || !obs->on_progress) return;
+    // Poll until every node reports all its frames; the stall guard (no progress for 100 polls) can only cut
+    // the progress display short, never the init.
+    unsigned long last_sum = 0;
+    for (int stalled = 0; stalled < 100;) {
+        bool done = true;
+        unsigned long sum = 0;
+        for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
+            sum += di.progress(nid);
+            if (di.progress(nid) < di.total(nid)) done = false;
+        }
+        obs->on_progress(m, di);
+        if (done) break;
+        stalled = sum == last_sum ? stalled + 1 : 0;
+        last_sum = sum;
+        std::this_thread::sleep_for(obs->interval);
+    }
+}
+
 std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, const boot_observer* obs)
 {
     if (t == boot_target::after_init && m.stage == mm::boot_stage::created && !(obs && obs->on_progress))
@@ -171,22 +192,7 @@ std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, c
 
     mm::deferred_init di(m);
     di.start();
-    // Poll until every node reports all its frames; finish() joins the threads in any case, so the stall
-    // guard (no progress for 100 polls) can only cut the progress display short, never the init.
-    unsigned long last_sum = 0;
-    for (int stalled = 0; stalled < 100;) {
-        bool done = true;
-        unsigned long sum = 0;
-        for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
-            sum += di.progress(nid);
-            if (di.progress(nid) < di.total(nid)) done = false;
-        }
-        if (obs && obs->on_progress) obs->on_progress(m, di);
-        if (done) break;
-        stalled = sum == last_sum ? stalled + 1 : 0;
-        last_sum = sum;
-        std::this_thread::sleep_for(obs ? obs->interval : std::chrono::milliseconds(10));
-    }
+    watch_deferred_init(m, di, obs);
     mm::deferred_init_report report = di.finish();
     mm::boot_late(m);
     return report;

@@ -86,11 +86,19 @@ std::optional<boot_target> parse_boot_target(std::string_view text);
 const char* boot_target_name(boot_target t);
 
 // Called every `interval` while the deferred-init threads run (and once more when they are done), so a
-// front end can draw progress from deferred_init::progress()/total().
+// front end can draw progress from deferred_init::progress()/total(). An engine's boot also calls on_setup
+// once setup_per_cpu_pageset has run and deferred init is planned (engine::boot_report and timeline are
+// known), before the threads start: the memory state deferred init starts from.
 struct boot_observer {
     std::function<void(const mm::machine&, const mm::deferred_init&)> on_progress;
+    std::function<void(const mm::machine&)> on_setup;
     std::chrono::milliseconds interval{50};
 };
+
+// While the started threads of `di` run: obs->on_progress every obs->interval until every node reports all
+// its frames (and once more then). Returns at once without an observer; deferred_init::finish joins the
+// threads in any case, so the result never depends on the watching.
+void watch_deferred_init(const mm::machine& m, const mm::deferred_init& di, const boot_observer* obs);
 
 // Boot to the target. Returns the deferred-init report for after-init, nullopt for setup.
 // With an observer, the after-init boot runs mm::boot's steps one by one so progress can be shown.

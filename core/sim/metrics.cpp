@@ -45,10 +45,11 @@ vtime_ns waiting_ns_before(const lock_metrics& l, vtime_ns t)
     return std::min(waited, t);
 }
 
-double contention_pct(const lock_metrics& l, vtime_ns elapsed)
+double contention_pct(const lock_metrics& l, vtime_ns from, vtime_ns to)
 {
-    if (elapsed == 0) return 0;
-    return 100.0 * static_cast<double>(waiting_ns_before(l, elapsed)) / static_cast<double>(elapsed);
+    if (to <= from) return 0;
+    const vtime_ns span = to - from;
+    return 100.0 * static_cast<double>(std::min(waiting_ns_before(l, to), span)) / static_cast<double>(span);
 }
 
 std::uint64_t hold_ns_p99(const lock_metrics& l)

@@ -121,24 +121,24 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
     const bool by_events = opt.events > 0;
     const auto actions = schedule(opt, by_events ? opt.events : opt.duration_ns, e.machine().era.version);
     std::size_t next_action = 0;
-    sim::vtime_ns base = 0; // virtual time of the runs before the last reboot
+    sim::vtime_ns base = 0; // virtual time of the runs before the last reboot (workload time: boots not counted)
     std::uint64_t base_events = 0; // and their events
     // A slice: how far the loop runs between looks at the schedule (a moment in events is met within a slice).
     constexpr sim::vtime_ns slice = 1'000'000;
     auto events_now = [&] { return base_events + e.events_processed(); };
-    auto over = [&] { return base + e.now() >= opt.duration_ns || (by_events && events_now() >= opt.events); };
+    auto over = [&] { return base + e.elapsed() >= opt.duration_ns || (by_events && events_now() >= opt.events); };
     while (!over()) {
         // The next stop: the next whole virtual second, the next flip or write (or the next slice when they are
         // drawn over events) or the end, whichever is first.
-        const sim::vtime_ns now = base + e.now();
+        const sim::vtime_ns now = base + e.elapsed();
         const sim::vtime_ns next_second = (now / sim::NS_PER_SEC + 1) * sim::NS_PER_SEC;
         sim::vtime_ns stop = std::min(opt.duration_ns, next_second);
         if (by_events)
             stop = std::min(stop, now + slice);
         else if (next_action < actions.size())
             stop = std::min(stop, std::max<sim::vtime_ns>(actions[next_action].at, now + 1));
-        e.run_until(stop - base);
-        const sim::vtime_ns reached = base + (e.finished() ? e.elapsed() : e.now());
+        e.run_until(e.workload_start() + stop - base);
+        const sim::vtime_ns reached = base + e.elapsed();
         const std::string at = "t=" + std::to_string(reached / 1'000'000) + "ms";
 
         const std::uint64_t moment = by_events ? events_now() : reached;
@@ -181,7 +181,7 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
             if (!check(at + " after reboot")) return r;
         }
     }
-    const sim::vtime_ns end = base + (e.finished() ? e.elapsed() : e.now());
+    const sim::vtime_ns end = base + e.elapsed();
     if (!check("t=" + std::to_string(end / 1'000'000) + "ms (end)")) return r;
     r.events = events_now();
     r.virtual_ns = std::min(opt.duration_ns, end);

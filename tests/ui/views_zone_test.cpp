@@ -40,7 +40,7 @@ ui::frame boot_frame(stepped_machine& m, const ui::history& h)
     sim::snapshot_context ctx;
     ctx.state = sim::run_state::booting;
     ui::frame f;
-    f.a = sim::build_boot_snapshot(m.engine().config(), m.engine().machine(), nullptr, cur, ctx);
+    f.a = sim::build_boot_snapshot(m.engine(), sim::boot_frame{}, cur, ctx);
     f.ha = &h;
     return f;
 }
