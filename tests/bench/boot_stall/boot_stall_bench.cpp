@@ -10,6 +10,7 @@
 // Prints one line per preset: the longest gap, the 99th percentile gap, how long the switch call itself held
 // the thread, the wall time to the running machine, and where the longest gap fell (during the boot or after).
 // Exit status 1 when a preset stalled over 100 ms or did not reach its workload in time.
+#include "../bench_option.hpp"
 #include "sim/host_malloc.hpp"
 #include "window/frame_pump.hpp"
 #include "window/machine_control.hpp"
@@ -57,13 +58,7 @@ args parse(int argc, char** argv)
     args a;
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "pcplab_boot_stall_bench: %s needs a value\n", k.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+        auto next = [&] { return pcplab::bench::option_value(argc, argv, i, "pcplab_boot_stall_bench"); };
         if (k == "--presets")
             a.presets = split(next());
         else if (k == "--run-ms")

@@ -12,6 +12,7 @@
 //   pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] [--ab] [--dark] [--png DIR]
 //                    [--window [--tab NAME | --focus NAME]] [--size WxH] [--per-frame]
 #include "../../ui/views_harness.hpp"
+#include "../bench_option.hpp"
 
 #include "sim/host_malloc.hpp"
 #include "views/view.hpp"
@@ -55,13 +56,7 @@ args parse(int argc, char** argv)
     args a;
     for (int i = 1; i < argc; ++i) {
         const std::string k = argv[i];
-        auto next = [&]() -> std::string {
-            if (i + 1 >= argc) {
-                std::fprintf(stderr, "%s needs a value\n", k.c_str());
-                std::exit(2);
-            }
-            return argv[++i];
-        };
+        auto next = [&] { return pcplab::bench::option_value(argc, argv, i, "pcplab_gui_bench"); };
         if (k == "--preset")
             a.preset = next();
         else if (k == "--frames")
