@@ -87,8 +87,11 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     connect(m_machine, &machine_control::message, m_status, &window_status::show_message);
     connect(m_machine, &machine_control::boot_started, m_status, &window_status::show_boot_message);
     connect(m_machine, &machine_control::setup_changed, this, [this] {
-        if (m_machine->source() && !m_machine->replaying())
+        if (m_machine->source() && !m_machine->replaying()) {
             m_controls->show_setup(m_machine->setup(), m_machine->resolved());
+            // Another machine's names and notes can need more width, measured once their layout has run.
+            QTimer::singleShot(0, this, &main_window::fit_controls);
+        }
         if (m_ab_action) m_ab_action->setChecked(m_machine->setup().ab);
         update_title();
     });
@@ -238,7 +241,7 @@ void main_window::fit_controls()
         const int line = QFontMetrics(m_controls->font()).horizontalAdvance(QString(36, QLatin1Char('n')));
         m_controls->adjustSize();
         scroll->setMinimumWidth(std::max(m_controls->minimumSizeHint().width(), line)
-            + scroll->verticalScrollBar()->sizeHint().width() + 4);
+            + scroll->verticalScrollBar()->sizeHint().width() + 2 * scroll->frameWidth());
     }
 }
 
@@ -257,6 +260,7 @@ void main_window::update_title()
 void main_window::showEvent(QShowEvent* e)
 {
     QMainWindow::showEvent(e);
+    QTimer::singleShot(0, this, &main_window::fit_controls); // the combo boxes size themselves when first shown
     // The window manager frames the window after it is shown. A screenshot (no settings) keeps the size it asks
     // for: its picture is not a screen.
     if (m_settings) QTimer::singleShot(250, this, &main_window::fit_to_screen);
