@@ -13,17 +13,35 @@
 using namespace pcplab;
 using test::stepped_machine;
 
+namespace
+{
+// The classroom machine as A and, with seed 000's switch flipped, as B, run `quarters` quarter-milliseconds.
+struct classroom_pair {
+    stepped_machine a, b;
+    explicit classroom_pair(int quarters)
+        : a(config(false), 0)
+        , b(config(true), 1)
+    {
+        for (int i = 0; i < quarters; ++i) {
+            a.advance(250'000);
+            b.advance(250'000);
+        }
+    }
+    static sim::engine_config config(bool flipped)
+    {
+        auto cfg = test::preset_engine_config("classroom");
+        if (flipped)
+            cfg.patches.set(
+                mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
+        return cfg;
+    }
+};
+} // namespace
+
 TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui][views][layout]")
 {
-    constexpr sim::vtime_ns ms = 1'000'000;
-    auto cfg = test::preset_engine_config("classroom");
-    stepped_machine a(cfg, 0);
-    cfg.patches.set(mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
-    stepped_machine b(cfg, 1);
-    for (int i = 0; i < 20; ++i) {
-        a.advance(ms / 4);
-        b.advance(ms / 4);
-    }
+    classroom_pair machines(20);
+    stepped_machine &a = machines.a, &b = machines.b;
     for (const bool ab : {false, true}) {
         const ui::frame f = ab ? test::make_frame(a, &b) : test::make_frame(a);
         // Grid cells and the view alone at the layout test's screen sizes.
@@ -69,15 +87,8 @@ TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui
 
 TEST_CASE("the limits view's legend names B's lines wherever it names A's", "[ui][views][layout]")
 {
-    constexpr sim::vtime_ns ms = 1'000'000;
-    auto cfg = test::preset_engine_config("classroom");
-    stepped_machine a(cfg, 0);
-    cfg.patches.set(mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
-    stepped_machine b(cfg, 1);
-    for (int i = 0; i < 8; ++i) {
-        a.advance(ms / 4);
-        b.advance(ms / 4);
-    }
+    classroom_pair machines(8);
+    stepped_machine &a = machines.a, &b = machines.b;
     const ui::frame f = test::make_frame(a, &b);
     // The grid cells of 1280x800 to 1920x1080 screens (the legend had room for one row there, which the long
     // names set at two columns: "A: high", "A: batch" and no word of B).
