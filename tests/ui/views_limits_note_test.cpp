@@ -36,6 +36,17 @@ struct classroom_pair {
         return cfg;
     }
 };
+
+// The view at `size`, shown the frame twice (the second time laid out at its size).
+void show_at(ui::limits_view& v, const QSize& size, const ui::frame& f)
+{
+    v.resize(size);
+    v.show();
+    for (int i = 0; i < 2; ++i) {
+        v.show_frame(f);
+        QApplication::processEvents();
+    }
+}
 } // namespace
 
 TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui][views][layout]")
@@ -48,12 +59,7 @@ TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui
         for (const QSize size :
             {QSize(440, 330), QSize(560, 420), QSize(690, 460), QSize(880, 650), QSize(1380, 900)}) {
             ui::limits_view v;
-            v.resize(size);
-            v.show();
-            for (int i = 0; i < 2; ++i) {
-                v.show_frame(f);
-                QApplication::processEvents();
-            }
+            show_at(v, size, f);
             v.grab();
             auto* plot = v.findChild<QCustomPlot*>();
             REQUIRE(plot);
@@ -94,12 +100,7 @@ TEST_CASE("the limits view's legend names B's lines wherever it names A's", "[ui
     // names set at two columns: "A: high", "A: batch" and no word of B).
     for (const QSize size : {QSize(440, 330), QSize(560, 420), QSize(690, 460)}) {
         ui::limits_view v;
-        v.resize(size);
-        v.show();
-        for (int i = 0; i < 2; ++i) {
-            v.show_frame(f);
-            QApplication::processEvents();
-        }
+        show_at(v, size, f);
         auto* plot = v.findChild<QCustomPlot*>();
         REQUIRE(plot);
         QStringList names;
