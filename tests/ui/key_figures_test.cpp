@@ -4,6 +4,9 @@
 #include "window/delta_panel.hpp"
 #include "window/key_figures.hpp"
 
+#include <QApplication>
+#include <QLabel>
+
 #include <catch2/catch.hpp>
 
 using namespace pcplab;
@@ -61,4 +64,20 @@ TEST_CASE("figures per unit of work wait for the first work unit")
     const auto f = compare_figures(a, &a);
     CHECK(row(f, "sys time / work").a == QStringLiteral("-"));
     CHECK(row(f, "sys time / work").verdict == 0);
+}
+
+TEST_CASE("the key-figures legend keeps every line of its text in a narrow dock", "[ui][window]")
+{
+    // The dock's width at 1280x800 (the controls' width), and only as high as the panel's minimum.
+    ui::delta_panel panel;
+    panel.resize(330, 200);
+    panel.show();
+    panel.resize(330, panel.minimumSizeHint().height());
+    QApplication::processEvents();
+    QLabel* legend = panel.legend();
+    REQUIRE(legend);
+    INFO("legend " << legend->width() << "x" << legend->height() << ", its text needs "
+                   << legend->heightForWidth(legend->width()) << " px");
+    CHECK(legend->heightForWidth(legend->width()) > QFontMetrics(legend->font()).height()); // it wraps
+    CHECK(legend->height() >= legend->heightForWidth(legend->width()));
 }

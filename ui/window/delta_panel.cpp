@@ -3,6 +3,7 @@
 
 #include "views/view_style.hpp"
 
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 
@@ -49,10 +50,22 @@ delta_panel::delta_panel(QWidget* parent)
                              "defined (user time follows the work done; a shorter longest hold can mean more "
                              "holds)</small>"));
     m_legend->setWordWrap(true);
+    m_legend->installEventFilter(this); // its height follows its width (eventFilter)
     m_grid->addWidget(m_legend, r++, 0, 1, 5);
     m_grid->setRowStretch(r, 1);
     m_grid->setColumnStretch(4, 1);
     clear();
+}
+
+// A wrapped label's minimum height is one line: in a dock shorter than the text, the legend's last lines were
+// cut off. Its minimum height is what its text takes at its width.
+bool delta_panel::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == m_legend && e->type() == QEvent::Resize) {
+        const int h = m_legend->heightForWidth(m_legend->width());
+        if (h > 0 && h != m_legend->minimumHeight()) m_legend->setMinimumHeight(h);
+    }
+    return QWidget::eventFilter(watched, e);
 }
 
 void delta_panel::clear()

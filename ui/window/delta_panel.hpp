@@ -29,6 +29,10 @@ public:
     QString cell_text(int row, int column) const;
     // Whether the change in `row` is shown as better (1), worse (-1) or neither (0).
     int verdict(int row) const;
+    QLabel* legend() const { return m_legend; } // (tests)
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     struct row {
