@@ -68,7 +68,8 @@ TEST_CASE("figures per unit of work wait for the first work unit")
 
 TEST_CASE("the key-figures legend keeps every line of its text in a narrow dock", "[ui][window]")
 {
-    // The dock's width at 1280x800 (the controls' width), and only as high as the panel's minimum.
+    // The dock's width at 1280x800 (the controls' width), and only as high as the panel's minimum: a wrapped
+    // legend got one line there, its other lines cut off.
     ui::delta_panel panel;
     panel.resize(330, 200);
     panel.show();
@@ -76,8 +77,10 @@ TEST_CASE("the key-figures legend keeps every line of its text in a narrow dock"
     QApplication::processEvents();
     QLabel* legend = panel.legend();
     REQUIRE(legend);
-    INFO("legend " << legend->width() << "x" << legend->height() << ", its text needs "
-                   << legend->heightForWidth(legend->width()) << " px");
-    CHECK(legend->heightForWidth(legend->width()) > QFontMetrics(legend->font()).height()); // it wraps
-    CHECK(legend->height() >= legend->heightForWidth(legend->width()));
+    const int needed
+        = legend->hasHeightForWidth() ? legend->heightForWidth(legend->width()) : legend->sizeHint().height();
+    INFO("legend " << legend->width() << "x" << legend->height() << ", its text needs " << needed << " px");
+    CHECK(needed > QFontMetrics(legend->font()).height()); // more than a line
+    CHECK(legend->height() >= needed);
+    CHECK(legend->width() >= legend->sizeHint().width());
 }

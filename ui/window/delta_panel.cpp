@@ -3,7 +3,6 @@
 
 #include "views/view_style.hpp"
 
-#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 
@@ -46,26 +45,16 @@ delta_panel::delta_panel(QWidget* parent)
         m_rows.push_back(rw);
         ++r;
     }
-    m_legend = new QLabel(tr("<small>B vs A: green better, red worse, per unit of work; plain: neither is "
-                             "defined (user time follows the work done; a shorter longest hold can mean more "
-                             "holds)</small>"));
-    m_legend->setWordWrap(true);
-    m_legend->installEventFilter(this); // its height follows its width (eventFilter)
+    // Two lines of their own, not wrapped: a wrapped label's minimum height is one line, and a short dock cut
+    // the rest off. Why a figure is plain is in the tooltip.
+    m_legend = new QLabel(tr("<small>B vs A: green better, red worse, per unit of work;<br>plain: neither is "
+                             "defined (hover for why)</small>"));
+    m_legend->setToolTip(tr("User time follows the work done; a shorter longest hold can come with many more holds "
+                            "(see contention and sys time)"));
     m_grid->addWidget(m_legend, r++, 0, 1, 5);
     m_grid->setRowStretch(r, 1);
     m_grid->setColumnStretch(4, 1);
     clear();
-}
-
-// A wrapped label's minimum height is one line: in a dock shorter than the text, the legend's last lines were
-// cut off. Its minimum height is what its text takes at its width.
-bool delta_panel::eventFilter(QObject* watched, QEvent* e)
-{
-    if (watched == m_legend && e->type() == QEvent::Resize) {
-        const int h = m_legend->heightForWidth(m_legend->width());
-        if (h > 0 && h != m_legend->minimumHeight()) m_legend->setMinimumHeight(h);
-    }
-    return QWidget::eventFilter(watched, e);
 }
 
 void delta_panel::clear()

@@ -31,9 +31,6 @@ public:
     int verdict(int row) const;
     QLabel* legend() const { return m_legend; } // (tests)
 
-protected:
-    bool eventFilter(QObject* watched, QEvent* e) override;
-
 private:
     struct row {
         QLabel* name = nullptr;
