@@ -1,5 +1,6 @@
 // pcplab: the live window (ui/window), or a screenshot of it. Flags are checked before any display is touched,
 // so --help and a bad flag work everywhere; a screenshot without a display runs offscreen.
+#include "live/frame_source.hpp"
 #include "sim/host_malloc.hpp"
 #include "window/app_icon.hpp"
 #include "window/command_line.hpp"

@@ -98,6 +98,7 @@ struct lockstep_loop::state {
     std::uint64_t max_taken = 0;
     bool dirty = true;
     pacing::clock::time_point last_publish{};
+    vtime_ns next_sample = 0; // the virtual time of the next snapshot set_sample_interval asks for
 
     std::uint64_t done_through() const
     {
@@ -381,6 +382,11 @@ void lockstep_loop::run_loop(state& st)
             // A boot being played stops at the workloads' start, which is published as it is (the limits
             // zone_pcp_update set at init's end are drawn from that instant, not from the next snapshot's).
             if (st.booting) k = std::min(k, grid.quanta_until(b, st.boot_end));
+            // A snapshot every `every` of virtual time (set_sample_interval), at the first boundary past it.
+            if (const vtime_ns every = m_sample_ns.load(); every > 0 && k > 0) {
+                if (st.next_sample <= b || st.next_sample > b + every) st.next_sample = (b / every + 1) * every;
+                k = std::min<std::uint64_t>(k, std::max<std::uint64_t>(1, grid.quanta_until(b, st.next_sample)));
+            }
             if (k > 0) {
                 const auto t0 = pacing::clock::now();
                 for_each_driver([&](std::size_t i) { m_drivers[i]->advance(k, st.quantum, stop); });
@@ -391,7 +397,12 @@ void lockstep_loop::run_loop(state& st)
             if (end_boot_if_over(st, boundary())) publish_round(st, false);
         }
         const auto now = pacing::clock::now();
-        if (st.dirty && now - st.last_publish >= st.pace.interval()) publish_round(st, false);
+        const vtime_ns every = m_sample_ns.load();
+        const bool sample_due = every > 0 && ran > 0 && boundary() >= st.next_sample;
+        if (st.dirty && (sample_due || now - st.last_publish >= st.pace.interval())) {
+            publish_round(st, false);
+            if (sample_due) st.next_sample = (boundary() / every + 1) * every;
+        }
         if (m_queue.stop_requested()) break;
 
         // Nothing to run now: sleep until a command comes, a snapshot is due or a paced quantum is.

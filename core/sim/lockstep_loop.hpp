@@ -16,6 +16,7 @@
 #include "sim/engine_driver.hpp"
 #include "sim/pacing.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -55,6 +56,10 @@ public:
     lockstep_loop& operator=(const lockstep_loop&) = delete;
 
     std::uint64_t post(engine_command c);
+    // Besides the wall-clock rate, a snapshot at every multiple of `every_ns` of virtual time (0: none), so that
+    // a recording made at any speed is as dense in virtual time as `pcplab-cli run --record`. Only how many
+    // quanta a tick runs changes, never where a quantum ends: the run stays the same. Any thread.
+    void set_sample_interval(vtime_ns every_ns) { m_sample_ns.store(every_ns); }
     // Stops between two quanta (a boot in progress completes first), publishes a final `stopped` snapshot
     // per engine and joins every thread. Idempotent.
     void stop();
@@ -80,6 +85,7 @@ private:
     loop_options m_opt;
     publish_fn m_publish;
     command_queue m_queue;
+    std::atomic<vtime_ns> m_sample_ns{0};
     std::thread m_thread;
     bool m_joined = false;
 };

@@ -23,6 +23,7 @@ void fill_identity(snapshot& s, const engine_config& cfg)
     s.workload = cfg.workload;
     s.intensity = cfg.intensity;
     s.seed = cfg.seed;
+    s.holds_kept = cfg.keep_holds; // a boot's snapshots too: the lanes view must not say holds are not kept
 }
 
 // The entries numbered from the cursor on of an engine's log that holds those from `base` on: copied into

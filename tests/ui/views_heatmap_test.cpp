@@ -1,6 +1,7 @@
 // The per-CPU x time heatmap on real engines: a pixel row per CPU at 316 CPUs in the space the view gets on a
 // 1920x1080 screen, the values it draws are the history's bins, hover names the CPU, the time and the value, and
 // the list depth follows the zone chosen in its header (each CPU's own node's Normal zone by default).
+#include "drawn_text.hpp"
 #include "views_harness.hpp"
 
 #include "views/heatmap_view.hpp"
@@ -110,4 +111,28 @@ TEST_CASE("the heatmap's list depth is each CPU's own node's Normal zone by defa
     v.picker()->choose({0, mm::ZONE_NORMAL});
     v.grab();
     CHECK(depth_of_node1_cpu(0));
+}
+
+TEST_CASE(
+    "an A/B heatmap too short for a label per node still says which map is A and which is B", "[ui][views][heatmap]")
+{
+    // classroom: 2 nodes of 4 CPUs; in a grid tab on a 1280x800 screen each node gets a couple of pixel rows.
+    auto cfg = test::preset_engine_config("classroom");
+    stepped_machine a(cfg, 0), b(cfg, 1);
+    for (int i = 0; i < 10; ++i) {
+        a.advance(100 * us);
+        b.advance(100 * us);
+    }
+    ui::heatmap_view v;
+    v.resize(880, 190);
+    v.show();
+    draw(v, test::make_frame(a, &b));
+    QStringList labels;
+    for (const test::drawn_text& t : test::collect_drawn_text(&v)) labels << t.text;
+    INFO(labels.join(QStringLiteral(" | ")).toStdString());
+    const auto names_side = [&](const QString& side) {
+        return std::any_of(labels.begin(), labels.end(), [&](const QString& l) { return l.startsWith(side); });
+    };
+    CHECK(names_side(QStringLiteral("A ")));
+    CHECK(names_side(QStringLiteral("B ")));
 }

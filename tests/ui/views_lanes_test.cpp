@@ -111,3 +111,34 @@ TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui]
     CHECK(ink <= share + 1.0 / 16 + 0.03);
     CHECK(ink < 0.5); // not solid
 }
+
+TEST_CASE("the hold histogram's threshold label has the plot's top line to itself, above the tallest bars",
+    "[ui][views][locks]")
+{
+    // A/B in a short plot (the locks view's grid cell at 1280x800 leaves the histogram ~30 px of bars): the
+    // tallest bars reached the plot's top, where the label 'over 1.0 ms: ...' sits, and it hid them.
+    sim::lock_metrics a, b;
+    for (int i = 0; i < 20000; ++i) a.hold_hist.add(600);
+    for (int i = 0; i < 900; ++i) b.hold_hist.add(3000);
+    const QPalette pal;
+    QImage img(560, 110, QImage::Format_RGB32);
+    img.fill(pal.color(QPalette::Window));
+    {
+        QPainter p(&img);
+        ui::paint_hold_histogram(p, img.rect(), QStringLiteral("node 0 Normal"), &a, &b, 1'000'000, pal);
+    }
+    const int line = QFontMetrics(QFont()).height();
+    // The plot starts a line and 4 px under the area's top (the heading); its first line is the label's.
+    const int label_bottom = line + 4 + line;
+    int top_bar_row = img.height();
+    const QRgb bar_a = ui::side_color(0, pal).rgb(), bar_b = ui::side_color(1, pal).rgb();
+    for (int y = 0; y < img.height() && top_bar_row == img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x)
+            if (img.pixel(x, y) == bar_a || img.pixel(x, y) == bar_b) {
+                top_bar_row = y;
+                break;
+            }
+    INFO("the bars start at row " << top_bar_row << ", the label's line ends at row " << label_bottom);
+    REQUIRE(top_bar_row < img.height()); // the bars are drawn
+    CHECK(top_bar_row >= label_bottom);
+}

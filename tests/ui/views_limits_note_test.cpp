@@ -13,29 +13,53 @@
 using namespace pcplab;
 using test::stepped_machine;
 
+namespace
+{
+// The classroom machine as A and, with seed 000's switch flipped, as B, run `quarters` quarter-milliseconds.
+struct classroom_pair {
+    stepped_machine a, b;
+    explicit classroom_pair(int quarters)
+        : a(config(false), 0)
+        , b(config(true), 1)
+    {
+        for (int i = 0; i < quarters; ++i) {
+            a.advance(250'000);
+            b.advance(250'000);
+        }
+    }
+    static sim::engine_config config(bool flipped)
+    {
+        auto cfg = test::preset_engine_config("classroom");
+        if (flipped)
+            cfg.patches.set(
+                mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
+        return cfg;
+    }
+};
+
+// The view at `size`, shown the frame twice (the second time laid out at its size).
+void show_at(ui::limits_view& v, const QSize& size, const ui::frame& f)
+{
+    v.resize(size);
+    v.show();
+    for (int i = 0; i < 2; ++i) {
+        v.show_frame(f);
+        QApplication::processEvents();
+    }
+}
+} // namespace
+
 TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui][views][layout]")
 {
-    constexpr sim::vtime_ns ms = 1'000'000;
-    auto cfg = test::preset_engine_config("classroom");
-    stepped_machine a(cfg, 0);
-    cfg.patches.set(mm::patch::pcp_update_after_deferred_init, !cfg.patches[mm::patch::pcp_update_after_deferred_init]);
-    stepped_machine b(cfg, 1);
-    for (int i = 0; i < 20; ++i) {
-        a.advance(ms / 4);
-        b.advance(ms / 4);
-    }
+    classroom_pair machines(20);
+    stepped_machine &a = machines.a, &b = machines.b;
     for (const bool ab : {false, true}) {
         const ui::frame f = ab ? test::make_frame(a, &b) : test::make_frame(a);
         // Grid cells and the view alone at the layout test's screen sizes.
         for (const QSize size :
             {QSize(440, 330), QSize(560, 420), QSize(690, 460), QSize(880, 650), QSize(1380, 900)}) {
             ui::limits_view v;
-            v.resize(size);
-            v.show();
-            for (int i = 0; i < 2; ++i) {
-                v.show_frame(f);
-                QApplication::processEvents();
-            }
+            show_at(v, size, f);
             v.grab();
             auto* plot = v.findChild<QCustomPlot*>();
             REQUIRE(plot);
@@ -64,5 +88,28 @@ TEST_CASE("the limits view's boot note never covers a line, single or A/B", "[ui
             INFO((ab ? "A/B" : "single") << " at " << size.width() << "x" << size.height());
             CHECK(notes > 0);
         }
+    }
+}
+
+TEST_CASE("the limits view's legend names B's lines wherever it names A's", "[ui][views][layout]")
+{
+    classroom_pair machines(8);
+    stepped_machine &a = machines.a, &b = machines.b;
+    const ui::frame f = test::make_frame(a, &b);
+    // The grid cells of 1280x800 to 1920x1080 screens (the legend had room for one row there, which the long
+    // names set at two columns: "A: high", "A: batch" and no word of B).
+    for (const QSize size : {QSize(440, 330), QSize(560, 420), QSize(690, 460)}) {
+        ui::limits_view v;
+        show_at(v, size, f);
+        auto* plot = v.findChild<QCustomPlot*>();
+        REQUIRE(plot);
+        QStringList names;
+        for (QCPLayoutElement* e : plot->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(e))
+                for (int i = 0; i < l->itemCount(); ++i)
+                    if (auto* it = qobject_cast<QCPPlottableLegendItem*>(l->item(i))) names << it->plottable()->name();
+        INFO(size.width() << "x" << size.height() << ": " << names.join(QStringLiteral(", ")).toStdString());
+        for (const QString& n : names)
+            if (n.startsWith(QStringLiteral("A: "))) CHECK(names.contains(QStringLiteral("B: ") + n.mid(3)));
     }
 }

@@ -18,7 +18,7 @@ TEST_CASE("A/B runs two machines in lockstep that differ only in B's switches", 
     test::running_window rw;
     REQUIRE(rw.started);
     main_window& w = *rw.w;
-    w.set_ab(true);
+    w.machine()->set_ab(true);
     REQUIRE(w.source()->is_ab());
     CHECK(w.controls()->switches()->box(1, mm::patch::pcp_update_after_deferred_init)->isVisible());
     REQUIRE(test::wait_until([&] {
@@ -61,7 +61,7 @@ TEST_CASE("A/B runs two machines in lockstep that differ only in B's switches", 
     CHECK(w.deltas()->cell_text(2, 2).contains(QLatin1Char('%')));
 
     // Back to one machine.
-    w.set_ab(false);
+    w.machine()->set_ab(false);
     CHECK_FALSE(w.source()->is_ab());
     REQUIRE(test::wait_until([&] { return test::running(w) && !test::shown_b(w); }));
 }

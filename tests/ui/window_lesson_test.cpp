@@ -36,15 +36,15 @@ TEST_CASE("a lesson opens in the window's lessons dock by number or by seed", "[
 {
     test::running_window rw;
     main_window& w = *rw.w;
-    CHECK(w.lessons_dock() == nullptr); // made on first use
-    REQUIRE(w.open_lesson_id(QStringLiteral("03")));
-    REQUIRE(w.lessons_dock());
-    CHECK(w.lessons_dock()->isVisible());
-    CHECK(current(*w.lessons_panel()).id.rfind("03-", 0) == 0);
-    REQUIRE(w.open_lesson_id(QStringLiteral("002"))); // seed 002's lesson
-    CHECK(current(*w.lessons_panel()).seed == "002");
-    CHECK_FALSE(w.open_lesson_id(QStringLiteral("no-such-lesson")));
-    CHECK(current(*w.lessons_panel()).seed == "002"); // unchanged
+    CHECK(w.lessons()->dock() == nullptr); // made on first use
+    REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("03")));
+    REQUIRE(w.lessons()->dock());
+    CHECK(w.lessons()->dock()->isVisible());
+    CHECK(current(*w.lessons()->panel()).id.rfind("03-", 0) == 0);
+    REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("002"))); // seed 002's lesson
+    CHECK(current(*w.lessons()->panel()).seed == "002");
+    CHECK_FALSE(w.lessons()->open_lesson_id(QStringLiteral("no-such-lesson")));
+    CHECK(current(*w.lessons()->panel()).seed == "002"); // unchanged
 }
 
 TEST_CASE("the lessons dock is a tab beside the controls, so the views keep their width", "[ui][window][lesson]")
@@ -56,18 +56,18 @@ TEST_CASE("the lessons dock is a tab beside the controls, so the views keep thei
     REQUIRE(area);
     QApplication::processEvents();
     const int before = area->width();
-    REQUIRE(w.open_lesson_id(QStringLiteral("03")));
+    REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("03")));
     QApplication::processEvents();
     QApplication::processEvents();
-    QDockWidget* lessons = w.lessons_dock();
+    QDockWidget* lessons = w.lessons()->dock();
     REQUIRE(lessons);
     CHECK(w.dockWidgetArea(lessons) == Qt::LeftDockWidgetArea);
     auto* controls = w.findChild<QDockWidget*>(QStringLiteral("controls-dock"));
     REQUIRE(controls);
     CHECK(w.tabifiedDockWidgets(controls).contains(lessons));
-    // The left column widens for the prose (at most to a third of the window); the views keep most of theirs.
-    CHECK(area->width() >= before - 200);
-    CHECK(area->width() >= w.width() / 2);
+    // The left column widens for the prose, to at most a third of the window; the views keep the rest.
+    CHECK(area->width() >= before - w.width() / 6);
+    CHECK(area->width() >= w.width() * 3 / 5);
 }
 
 TEST_CASE("lesson 3 in the window: step 1 boots the machine it asks for and its check passes", "[ui][window][lesson]")
@@ -75,8 +75,8 @@ TEST_CASE("lesson 3 in the window: step 1 boots the machine it asks for and its 
     test::running_window rw;
     REQUIRE(rw.started);
     main_window& w = *rw.w;
-    REQUIRE(w.open_lesson_id(QStringLiteral("03")));
-    lesson_panel& panel = *w.lessons_panel();
+    REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("03")));
+    lesson_panel& panel = *w.lessons()->panel();
     panel.go_to_step(1);
     const auto& step = current(panel).steps.at(1);
     REQUIRE(step.boots);
@@ -99,7 +99,7 @@ TEST_CASE("lesson 3 in the window: step 1 boots the machine it asks for and its 
 
     // A step's run: resume, and pause exactly at the virtual time asked for.
     const std::uint64_t t0 = test::shown_a(w)->sim_time_ns;
-    w.run_for(20'000'000);
+    w.machine()->run_for(20'000'000);
     REQUIRE(test::wait_until(
         [&] {
             auto s = test::shown_a(w);
@@ -127,7 +127,7 @@ TEST_CASE("lesson 3 in the window: step 1 boots the machine it asks for and its 
 
     // Choosing a preset afterwards leaves the lesson's machine: a new source (the lesson's workload factory
     // stays with the old one), the classroom preset again, running at the lesson's speed (as fast as it goes).
-    w.choose_preset(QStringLiteral("classroom"));
+    w.machine()->choose_preset(QStringLiteral("classroom"));
     CHECK(w.source() != src);
     REQUIRE(test::wait_until(
         [&] {
@@ -147,8 +147,8 @@ TEST_CASE("lesson 3 in the window from the first step to the last: every check p
     test::running_window rw;
     REQUIRE(rw.started);
     main_window& w = *rw.w;
-    REQUIRE(w.open_lesson_id(QStringLiteral("03")));
-    lesson_panel& panel = *w.lessons_panel();
+    REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("03")));
+    lesson_panel& panel = *w.lessons()->panel();
     const lessons::lesson& l = current(panel);
     REQUIRE(l.steps.size() >= 5);
     int machine_steps = 0;

@@ -41,22 +41,22 @@ TEST_CASE("changing the preset mid-run reboots into the new machine and leaks no
 
         // Single machine: the same source reboots in place with the new configuration.
         const frame_source* src = w.source();
-        w.choose_preset(box.tiny_preset());
+        w.machine()->choose_preset(box.tiny_preset());
         CHECK(w.source() == src);
         REQUIRE(test::wait_until([&] { return runs_preset(w, 4); }));
         CHECK(w.pump()->history_a().samples().front().t_ns < 50'000'000); // the history restarted
         CHECK(test::shown_a(w)->era.str() == "v6.7");
 
         // A/B and a preset change in A/B: new sources, the old ones stopped on helper threads.
-        w.set_ab(true);
-        w.choose_preset(QStringLiteral("classroom"));
+        w.machine()->set_ab(true);
+        w.machine()->choose_preset(QStringLiteral("classroom"));
         REQUIRE(test::wait_until([&] {
             auto b = test::shown_b(w);
             return runs_preset(w, 8) && b && b->nr_cpus == 8 && b->state == sim::run_state::running;
         }));
         REQUIRE(test::wait_until([&] {
             QCoreApplication::processEvents();
-            return w.retiring_sources() == 0;
+            return w.machine()->retiring_sources() == 0;
         }));
         CHECK(test::thread_count() <= running + 1); // a pair: the loop's thread and one worker
     }
@@ -81,7 +81,7 @@ TEST_CASE("closing the window mid-run and mid-boot stops every engine thread", "
         main_window w(o);
         w.show();
         REQUIRE(test::wait_until([&] { return test::running(w); }));
-        w.choose_seed(3); // an A/B reboot in flight when the window goes
+        w.machine()->choose_seed(3); // an A/B reboot in flight when the window goes
         w.close();
     }
     CHECK(test::thread_count() == before);

@@ -80,14 +80,14 @@ TEST_CASE("pause, step and resume act on the running machine", "[ui][window]")
     test::running_window rw;
     REQUIRE(rw.started);
     main_window& w = *rw.w;
-    w.play_pause();
+    w.machine()->play_pause();
     REQUIRE(test::wait_until([&] { return test::shown_a(w)->state == sim::run_state::paused; }));
     CHECK(w.controls()->play_button()->text() == QStringLiteral("Play"));
     const auto t0 = test::shown_a(w)->boundary_ns;
     w.source()->step();
     REQUIRE(test::wait_until([&] { return test::shown_a(w)->boundary_ns > t0; }));
     CHECK(test::shown_a(w)->state == sim::run_state::paused);
-    w.play_pause();
+    w.machine()->play_pause();
     REQUIRE(test::wait_until([&] { return test::running(w, t0 + 10'000'000); }));
 }
 
@@ -97,8 +97,8 @@ TEST_CASE("the last preset and theme are remembered in the settings file", "[ui]
     const QString tiny = box.tiny_preset();
     {
         main_window w(box.options());
-        w.choose_preset(tiny);
-        w.set_theme(theme_kind::dark);
+        w.machine()->choose_preset(tiny);
+        w.look()->set_theme(theme_kind::dark);
         REQUIRE(test::wait_until([&] {
             auto a = test::shown_a(w);
             return a && a->nr_cpus == 4 && a->state == sim::run_state::running;
@@ -110,6 +110,6 @@ TEST_CASE("the last preset and theme are remembered in the settings file", "[ui]
     CHECK(saved.value(QStringLiteral("ui/theme")).toString() == QStringLiteral("dark"));
     main_window again(box.options());
     CHECK(again.setup().preset == tiny.toStdString());
-    CHECK(again.theme() == theme_kind::dark);
-    again.set_theme(theme_kind::light);
+    CHECK(again.look()->theme() == theme_kind::dark);
+    again.look()->set_theme(theme_kind::light);
 }

@@ -47,7 +47,7 @@ TEST_CASE("during a replay the controls show the recording's setup, read-only, t
     };
     live_shown();
 
-    REQUIRE(w.open_recording(path).isEmpty());
+    REQUIRE(w.session()->open_recording(path).isEmpty());
     CHECK(c->replay());
     CHECK(c->preset_box()->currentData().toString() == QStringLiteral("classroom"));
     CHECK(c->era_box()->currentData().toString() == QStringLiteral("v5.4"));
@@ -71,7 +71,7 @@ TEST_CASE("during a replay the controls show the recording's setup, read-only, t
     CHECK(c->play_button()->isEnabled());
     CHECK(c->findChild<QLabel*>(QStringLiteral("replay-note"))->isVisibleTo(c));
 
-    w.back_to_live();
+    w.session()->back_to_live();
     REQUIRE_FALSE(w.source()->is_replay());
     live_shown();
     CHECK_FALSE(c->findChild<QLabel*>(QStringLiteral("replay-note"))->isVisibleTo(c));

@@ -53,10 +53,10 @@ TEST_CASE("opening a recording replays its snapshots in the window, with a timel
     REQUIRE(QFile::exists(path));
     const session::recording rec(path.toStdString());
 
-    REQUIRE(w.open_recording(path).isEmpty());
+    REQUIRE(w.session()->open_recording(path).isEmpty());
     auto* src = qobject_cast<replay_source*>(w.source());
     REQUIRE(src);
-    REQUIRE(w.timeline());
+    REQUIRE(w.session()->timeline());
     CHECK(w.windowTitle().contains("classroom-kernbench.db"));
     const auto index = rec.index(src->run());
     REQUIRE(index.size() > 10);
@@ -66,25 +66,25 @@ TEST_CASE("opening a recording replays its snapshots in the window, with a timel
 
     // Playing moves the window along the recorded snapshots, in order, into the history.
     src->set_speed(0); // one snapshot per tick
-    w.play_pause();
+    w.machine()->play_pause();
     CHECK(src->playing());
     REQUIRE(test::wait_until([&] { return src->position_index() >= 10; }));
-    w.play_pause();
+    w.machine()->play_pause();
     CHECK_FALSE(src->playing());
     REQUIRE(test::wait_until([&] { return test::shown_a(w)->seq == src->latest_a()->seq; }));
     CHECK(test::shown_a(w)->seq == index[src->position_index()].seq);
     CHECK(w.pump()->history_a().samples().size() == src->position_index() + 1);
 
     // Scrubbing back with the slider rebuilds the history up to where the replay landed.
-    w.timeline()->slider()->setValue(0);
+    w.session()->timeline()->slider()->setValue(0);
     CHECK(src->position_index() == 0);
     REQUIRE(test::wait_until([&] { return test::shown_a(w)->seq == index.front().seq; }));
     CHECK(w.pump()->history_a().samples().size() == 1);
 
     // Back to the live machine: a running engine again, no timeline.
-    w.back_to_live();
+    w.session()->back_to_live();
     CHECK_FALSE(w.source()->is_replay());
-    CHECK(w.timeline() == nullptr);
+    CHECK(w.session()->timeline() == nullptr);
     CHECK(advances(w));
 }
 
@@ -102,16 +102,16 @@ TEST_CASE(
         REQUIRE(f.open(QIODevice::WriteOnly));
         f.write("this is not a recording at all, just some bytes\n");
     }
-    const QString err = w.open_recording(junk);
+    const QString err = w.session()->open_recording(junk);
     CHECK_FALSE(err.isEmpty());
     CHECK(err.contains(junk));
     CHECK(w.last_message().contains(junk));
     CHECK(w.source() == live);
     CHECK_FALSE(w.source()->is_replay());
-    CHECK(w.timeline() == nullptr);
+    CHECK(w.session()->timeline() == nullptr);
 
     const QString missing = rw.box.dir.filePath(QStringLiteral("missing.db"));
-    CHECK(w.open_recording(missing).contains(missing));
+    CHECK(w.session()->open_recording(missing).contains(missing));
     CHECK(w.source() == live);
     CHECK(advances(w));
 }
@@ -123,14 +123,15 @@ TEST_CASE("recording from the window writes the live run to a file a recording o
     main_window& w = *rw.w;
     const QString path = rw.box.dir.filePath(QStringLiteral("window-run.db"));
 
-    REQUIRE(w.start_recording(path).isEmpty());
-    CHECK(w.recording());
+    REQUIRE(w.session()->start_recording(path).isEmpty());
+    CHECK(w.session()->recording());
     const std::uint64_t t0 = test::shown_a(w)->sim_time_ns;
     // 100 ms of the run, and at least two snapshots in the file: on a busy host the engine may publish
     // only once in those 100 ms (it publishes on a wall-clock interval).
-    REQUIRE(test::wait_until([&] { return test::running(w, t0 + 100'000'000) && w.recorded_snapshots() >= 2; }));
-    REQUIRE(w.stop_recording().isEmpty());
-    CHECK_FALSE(w.recording());
+    REQUIRE(
+        test::wait_until([&] { return test::running(w, t0 + 100'000'000) && w.session()->recorded_snapshots() >= 2; }));
+    REQUIRE(w.session()->stop_recording().isEmpty());
+    CHECK_FALSE(w.session()->recording());
     CHECK(w.last_message().contains(path));
     CHECK(advances(w)); // recording never paused the machine
 
@@ -153,13 +154,14 @@ TEST_CASE("recording from the window writes the live run to a file a recording o
 
     // A/B: both machines, as runs of side 0 and 1.
     const QString ab_path = rw.box.dir.filePath(QStringLiteral("window-ab.db"));
-    w.set_ab(true);
+    w.machine()->set_ab(true);
     REQUIRE(test::wait_until([&] { return test::running(w) && test::shown_b(w); }));
-    REQUIRE(w.start_recording(ab_path).isEmpty());
+    REQUIRE(w.session()->start_recording(ab_path).isEmpty());
     const std::uint64_t t1 = test::shown_a(w)->sim_time_ns;
     // Two published pairs in the file as well as 50 ms of the run, for the reason given above.
-    REQUIRE(test::wait_until([&] { return test::running(w, t1 + 50'000'000) && w.recorded_snapshots() >= 4; }));
-    REQUIRE(w.stop_recording().isEmpty());
+    REQUIRE(
+        test::wait_until([&] { return test::running(w, t1 + 50'000'000) && w.session()->recorded_snapshots() >= 4; }));
+    REQUIRE(w.session()->stop_recording().isEmpty());
     const session::recording ab(ab_path.toStdString());
     std::set<int> sides;
     for (const auto& r : ab.runs())
@@ -168,9 +170,9 @@ TEST_CASE("recording from the window writes the live run to a file a recording o
 
     // A file that cannot be created: refused by name, nothing recording, the machine still running.
     const QString bad = rw.box.dir.filePath(QStringLiteral("no-such-dir/x.db"));
-    const QString err = w.start_recording(bad);
+    const QString err = w.session()->start_recording(bad);
     CHECK(err.contains(bad));
-    CHECK_FALSE(w.recording());
+    CHECK_FALSE(w.session()->recording());
     CHECK(advances(w));
 }
 
@@ -214,23 +216,23 @@ TEST_CASE("the window compares recordings and exports the current view as a figu
     const QString two = rw.box.dir.filePath(QStringLiteral("second.db"));
     REQUIRE(QFile::copy(one, two));
 
-    CHECK_FALSE(w.compare_recordings({one}).isEmpty()); // two or more
-    CHECK(w.compare_window() == nullptr);
-    REQUIRE(w.compare_recordings({one, two}).isEmpty());
-    REQUIRE(w.compare_window());
-    CHECK(w.compare_window()->isVisible());
-    CHECK(w.compare_window()->windowTitle().contains("second.db"));
+    CHECK_FALSE(w.session()->compare_recordings({one}).isEmpty()); // two or more
+    CHECK(w.session()->compare_window() == nullptr);
+    REQUIRE(w.session()->compare_recordings({one, two}).isEmpty());
+    REQUIRE(w.session()->compare_window());
+    CHECK(w.session()->compare_window()->isVisible());
+    CHECK(w.session()->compare_window()->windowTitle().contains("second.db"));
     const QString junk = rw.box.dir.filePath(QStringLiteral("junk.db"));
     {
         QFile f(junk);
         REQUIRE(f.open(QIODevice::WriteOnly));
         f.write("not a recording");
     }
-    CHECK(w.compare_recordings({one, junk}).contains(junk));
+    CHECK(w.session()->compare_recordings({one, junk}).contains(junk));
 
     for (const char* ext : {"png", "svg", "pdf"}) {
         const QString out = rw.box.dir.filePath(QStringLiteral("figure.%1").arg(QLatin1String(ext)));
-        REQUIRE(w.export_figure(out).isEmpty());
+        REQUIRE(w.session()->export_figure(out).isEmpty());
         QFile f(out);
         REQUIRE(f.open(QIODevice::ReadOnly));
         const QByteArray head = f.read(4096);
@@ -241,5 +243,5 @@ TEST_CASE("the window compares recordings and exports the current view as a figu
         else
             CHECK(head.startsWith("%PDF"));
     }
-    CHECK_FALSE(w.export_figure(rw.box.dir.filePath(QStringLiteral("figure.gif"))).isEmpty());
+    CHECK_FALSE(w.session()->export_figure(rw.box.dir.filePath(QStringLiteral("figure.gif"))).isEmpty());
 }

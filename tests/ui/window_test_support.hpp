@@ -3,7 +3,11 @@
 #pragma once
 
 #include "window/frame_pump.hpp"
+#include "window/lesson_control.hpp"
+#include "window/machine_control.hpp"
 #include "window/main_window.hpp"
+#include "window/presenter_mode.hpp"
+#include "window/session_control.hpp"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -57,6 +61,7 @@ struct sandbox {
     {
         window_options o;
         o.settings_file = settings_file();
+        o.first_start_story = false; // these tests start on the default machine
         return o;
     }
 };

@@ -114,7 +114,7 @@ void lesson_panel::enter_number(double v)
     if (m_predicted) return;
     m_number = v;
     if (m_number_box->value() != v) m_number_box->setValue(v);
-    m_lock_in->setEnabled(true);
+    m_lock_in->setEnabled(v > NO_NUMBER);
 }
 
 void lesson_panel::submit_prediction()
@@ -127,6 +127,7 @@ void lesson_panel::submit_prediction()
         m_prediction_right = p.accepts_choice(static_cast<std::size_t>(m_choice));
         m_prediction_note->setText(tr("Your prediction: %1").arg(qs(p.choices[m_choice])));
     } else {
+        if (m_number_box->value() <= NO_NUMBER) return; // nothing entered
         m_number = m_number_box->value();
         m_prediction_right = p.accepts(m_number);
         m_prediction_note->setText(tr("Your prediction: %1").arg(qs(lessons::format_number(m_number))));
@@ -180,6 +181,11 @@ void lesson_panel::on_snapshot(std::shared_ptr<const sim::snapshot> snapshot)
     refresh_check();
     if (before != m_tracker.current_phase() && m_tracker.current_phase() == step_tracker::phase::done)
         m_reveal_button->setEnabled(can_reveal());
+}
+
+QString lesson_panel::check_head() const
+{
+    return m_check->text().section(QLatin1Char('\n'), 0, 0);
 }
 
 lesson_panel::check_status lesson_panel::status() const

@@ -62,6 +62,9 @@ public:
     // The figures as shown: label, paper, simulated.
     std::vector<std::array<QString, 3>> figure_rows() const;
     bool presenter_mode() const { return m_presenter; }
+    QDoubleSpinBox* number_box() const { return m_number_box; }
+    QPushButton* run_button() const { return m_run; }
+    QString check_head() const; // the line above the checks (tests)
 
 public slots:
     void select_lesson(int index);
@@ -88,6 +91,8 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    static constexpr double NO_NUMBER = -1e12; // the number box's minimum: nothing entered yet
+
     const lessons::lesson* lesson_now() const;
     const lessons::step* step_now() const;
     void build();

@@ -19,6 +19,7 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pcplab::ui
@@ -63,8 +64,19 @@ void lesson_panel::build()
         if (row != m_lesson) select_lesson(row);
     });
 
-    auto* right = new QVBoxLayout;
-    outer->addLayout(right, 3);
+    // The step scrolls; the navigation below it stays in view whatever the step's length or the screen's size.
+    auto* right_outer = new QVBoxLayout;
+    outer->addLayout(right_outer, 3);
+    auto* content = new QWidget(this);
+    auto* right = new QVBoxLayout(content);
+    right->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("lesson-step-scroll"));
+    scroll->setWidget(content);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    right_outer->addWidget(scroll, 1);
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     m_step_label = new QLabel(this);
@@ -86,8 +98,10 @@ void lesson_panel::build()
     connect(m_choices, &QButtonGroup::idClicked, this, [this](int id) { choose(id); });
     auto* row = new QHBoxLayout;
     m_number_box = new QDoubleSpinBox(m_predict_box);
-    m_number_box->setRange(-1e12, 1e12);
-    m_number_box->setDecimals(2);
+    m_number_box->setObjectName(QStringLiteral("prediction-number"));
+    m_number_box->setRange(NO_NUMBER, 1e12); // the minimum stands for "nothing entered yet"
+    m_number_box->setSpecialValueText(tr("your answer"));
+    m_number_box->setDecimals(0);
     connect(m_number_box, &QDoubleSpinBox::valueChanged, this, [this](double v) { enter_number(v); });
     m_lock_in = new QPushButton(tr("Lock in prediction"), m_predict_box);
     connect(m_lock_in, &QPushButton::clicked, this, &lesson_panel::submit_prediction);
@@ -142,7 +156,7 @@ void lesson_panel::build()
     nav->addWidget(m_reveal_button);
     nav->addStretch(1);
     nav->addWidget(m_next);
-    right->addLayout(nav);
+    right_outer->addLayout(nav);
 
     if (m_set.lessons.empty())
         m_title->setText(m_set.errors.empty()
@@ -221,10 +235,13 @@ void lesson_panel::show_prediction(const lessons::step& s)
     m_number_box->setVisible(!p.is_choice());
     m_number_box->setEnabled(true);
     {
+        // As many decimals as the answer is written with (a batch is a whole number), and empty until typed.
         const QSignalBlocker block(m_number_box);
-        m_number_box->setValue(0);
+        const auto dot = p.answer.find('.');
+        m_number_box->setDecimals(dot == std::string::npos ? 0 : std::min<int>(3, int(p.answer.size() - dot - 1)));
+        m_number_box->setValue(NO_NUMBER);
     }
-    m_lock_in->setEnabled(!p.is_choice());
+    m_lock_in->setEnabled(false); // until a choice or a number is given
 }
 
 void lesson_panel::refresh_check()
@@ -235,8 +252,9 @@ void lesson_panel::refresh_check()
     QString head;
     switch (st) {
     case check_status::none:
+        // The button's own words: it reads "Set up and run", "Run" or "Check" depending on the step.
         head = step_now() && step_now()->needs_machine()
-            ? tr("Press \u201cSet up and run\u201d when the class has predicted.")
+            ? tr("Press \u201c%1\u201d when the class has predicted.").arg(m_run->text())
             : QString();
         break;
     case check_status::waiting:

@@ -31,6 +31,13 @@ live_source::live_source(sim::engine_config a, std::optional<sim::engine_config>
     lo.make_load = m_opt.make_load;
     m_loop = std::make_unique<sim::lockstep_loop>(
         std::move(cfgs), lo, [this](const std::vector<std::shared_ptr<const sim::snapshot>>& v) { on_publish(v); });
+    m_loop->set_sample_interval(m_opt.sample_every_ns);
+}
+
+void live_source::set_sample_interval(sim::vtime_ns every_ns)
+{
+    m_opt.sample_every_ns = every_ns;
+    if (m_loop) m_loop->set_sample_interval(every_ns);
 }
 
 live_source::~live_source()

@@ -32,6 +32,7 @@ struct live_options {
     std::function<void(const published_pair&)> on_publish;
     // A workload of one's own (a lesson step's, with its tunables); empty = each configuration's by name.
     sim::workload_factory make_load;
+    sim::vtime_ns sample_every_ns = 0; // see live_source::set_sample_interval
 };
 
 class live_source : public frame_source
@@ -67,6 +68,9 @@ public:
     // Pause at the first quantum boundary >= t_ns of virtual time, whatever the pacing (screenshots).
     std::uint64_t pause_at(sim::vtime_ns t_ns);
     std::uint64_t step_action(); // one action of the CPU furthest behind (of each engine)
+    // A snapshot at every multiple of `every_ns` of virtual time besides the wall-clock rate (0: none): a
+    // recording as dense as the CLI's (sim::lockstep_loop::set_sample_interval).
+    void set_sample_interval(sim::vtime_ns every_ns);
     std::uint64_t last_command() const { return m_last_command; }
     std::uint64_t publications_dropped() const;
 

@@ -6,6 +6,7 @@
 #include "session/hold_sampling.hpp"
 #include "sim/preset.hpp"
 #include "sim/seed_reference.hpp"
+#include "sim/switch_reach.hpp"
 
 #include <algorithm>
 
@@ -23,20 +24,20 @@ mm::patch_set effective_switches(
     return ps;
 }
 
-mm::patch default_ab_difference(const mm::patch_set& a, const mm::kernel_version& era)
+mm::patch default_ab_difference(const mm::patch_set& a, const sim::machine_config& machine)
 {
     using mm::patch;
     for (patch p : {patch::pcp_update_after_deferred_init, patch::pcp_high_autotune, patch::batched_bulk_free,
              patch::bulk_free_pick_outside_lock})
-        if (mm::patch_not_applicable(p, !a[p], era).empty()) return p;
+        if (sim::reach_of_flip(machine.spec, machine.era, a, p, false).when != sim::switch_reach::never) return p;
     return patch::batched_bulk_free;
 }
 
-switch_overrides default_b_switches(const mm::patch_set& a, const mm::kernel_version& era)
+switch_overrides default_b_switches(const mm::patch_set& a, const sim::machine_config& machine)
 {
     switch_overrides b;
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) b[i] = a.on[i];
-    const mm::patch p = default_ab_difference(a, era);
+    const mm::patch p = default_ab_difference(a, machine);
     b[static_cast<unsigned>(p)] = !a[p];
     return b;
 }
@@ -58,6 +59,13 @@ std::vector<std::string> era_choices()
     return out;
 }
 
+void keep_for_views(sim::engine_config& ec, bool keep_holds)
+{
+    ec.keep_events = true; // the event log and the event markers
+    ec.keep_holds = keep_holds;
+    ec.keep_plain_pcp_holds = session::hold_rule::recording_default().engine_must_keep_plain_pcp_holds();
+}
+
 std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
 {
     auto loaded = sim::load_preset(s.preset);
@@ -73,10 +81,7 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     r.notes.insert(r.notes.end(), r.machine.notes.begin(), r.machine.notes.end());
 
     sim::engine_config ec = sim::engine_config_for(r.machine);
-    ec.keep_events = true; // the event log and the event markers
-    ec.keep_holds = s.keep_holds;
-    // The views draw zone->lock holds, and the window records with the default rule (recording_tap.cpp).
-    ec.keep_plain_pcp_holds = session::hold_rule::recording_default().engine_must_keep_plain_pcp_holds();
+    keep_for_views(ec, s.keep_holds);
     ec.workload = s.workload;
     ec.intensity = s.intensity;
     ec.seed = s.seed;
@@ -91,20 +96,11 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     if (s.min_free_kbytes) ec.spec.sysctl.min_free_kbytes = *s.min_free_kbytes;
     if (s.watermark_scale_factor) ec.spec.sysctl.watermark_scale_factor = *s.watermark_scale_factor;
 
+    // A switch set where it cannot act is not a note here: the switch table greys it and says why.
     ec.patches = effective_switches(r.machine.patches, s.sw_a);
-    auto note_meaningless = [&](const mm::patch_set& ps, const char* side) {
-        for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
-            const auto p = static_cast<mm::patch>(i);
-            if (ps.on[i] == r.machine.patches.on[i]) continue;
-            if (auto why = mm::patch_not_applicable(p, ps.on[i], r.machine.era); !why.empty())
-                r.notes.push_back(std::string(side) + why);
-        }
-    };
-    note_meaningless(ec.patches, s.ab ? "A: " : "");
     r.a = ec;
     if (s.ab) {
         ec.patches = effective_switches(r.machine.patches, s.sw_a, &s.sw_b);
-        note_meaningless(ec.patches, "B: ");
         r.b = ec;
     }
     return r;

@@ -43,8 +43,12 @@ struct resolved_setup {
     sim::machine_config machine; // the preset on its era, with the era/preset switch defaults
     sim::engine_config a;
     std::optional<sim::engine_config> b;
-    std::vector<std::string> notes; // era mapping, preset settings left out, switches that mean nothing here
+    std::vector<std::string> notes; // the era mapping and preset settings left out (the switch table tells the rest)
 };
+
+// What the views need the engine to keep on top of a run's configuration: the event log, and for the lanes
+// view and the window's recordings, the zone->lock holds (recording_tap.cpp records with the default rule).
+void keep_for_views(sim::engine_config& ec, bool keep_holds = true);
 
 // The preset, era or a sysctl can be refused: the error says which and why.
 std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s);
@@ -53,11 +57,12 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s);
 mm::patch_set effective_switches(
     const mm::patch_set& defaults, const switch_overrides& own, const switch_overrides* on_top = nullptr);
 
-// Entering A/B with nothing chosen for B yet: the first switch whose flip means something on this era
-// (seed 000's on v5.4 .. v5.13, else auto-tuning, batched or picked-outside bulk free), so B differs from A.
-mm::patch default_ab_difference(const mm::patch_set& a, const mm::kernel_version& era);
+// Entering A/B with nothing chosen for B yet: the first switch whose flip can act on this machine
+// (sim::reach_of_flip: seed 000's on v5.4 .. v5.13, else auto-tuning, batched or picked-outside bulk free), so
+// B differs from A.
+mm::patch default_ab_difference(const mm::patch_set& a, const sim::machine_config& machine);
 // B's switches on entering A/B: every switch as A has it, the default difference flipped.
-switch_overrides default_b_switches(const mm::patch_set& a, const mm::kernel_version& era);
+switch_overrides default_b_switches(const mm::patch_set& a, const sim::machine_config& machine);
 
 // The sysctl name of the pagelist fraction on this era (without "vm.").
 const char* pagelist_fraction_sysctl(const mm::kernel_version& era);

@@ -46,6 +46,7 @@ compare_view::compare_view(const std::vector<std::string>& paths, QWidget* paren
         std::vector<session::compare_input> cols;
         for (const auto& r : m_recs)
             for (auto& c : session::compare_inputs_from(*r)) cols.push_back(std::move(c));
+        m_columns = static_cast<int>(cols.size());
         m_table->setPlainText(QString::fromStdString(
             session::format_compare(session::build_compare_table(cols), session::compare_format::text)));
     } catch (const std::exception& e) {
@@ -84,16 +85,26 @@ void compare_view::redraw()
     const session::series_info* s = session::find_series(m_series->currentText().toStdString());
     if (!s) return;
     m_zone->setEnabled(s->per_zone);
-    // One line per recording: the chosen zone of a zone series, labelled by the recording's era and tag.
+    // One line per recording and side: the chosen zone of a zone series, labelled by the recording's era and
+    // tag (and the side of an A/B recording).
     std::vector<session::series_line> lines;
     for (const auto& r : m_recs) {
-        const std::int64_t run = session::pick_run(*r);
-        const session::run_record& rr = r->run(run);
-        for (auto& line : session::read_series(*r, run, *s)) {
-            if (s->per_zone && QString::fromStdString(line.label) != m_zone->currentText()) continue;
-            line.label = rr.requested_era + " " + rr.tag;
-            lines.push_back(std::move(line));
-            break;
+        const std::int64_t first = session::pick_run(*r);
+        std::vector<std::int64_t> runs = {first};
+        for (const auto& rr : r->runs())
+            if (rr.side == 1 && rr.run > first && !r->index(rr.run).empty()) {
+                runs.push_back(rr.run);
+                break;
+            }
+        for (const std::int64_t run : runs) {
+            const session::run_record& rr = r->run(run);
+            const std::string side = runs.size() > 1 ? (rr.side == 1 ? " (B)" : " (A)") : "";
+            for (auto& line : session::read_series(*r, run, *s)) {
+                if (s->per_zone && QString::fromStdString(line.label) != m_zone->currentText()) continue;
+                line.label = rr.requested_era + " " + rr.tag + side;
+                lines.push_back(std::move(line));
+                break;
+            }
         }
     }
     const QString where = s->per_zone ? QStringLiteral(" — ") + m_zone->currentText() : QString();

@@ -1,5 +1,6 @@
-// Two or more recordings side by side: one series of every recording overlaid in one plot (a zone chosen for
-// zone series), and the mmtests-style table (core/session/compare.hpp) below it. Figures export from here.
+// Two or more recordings side by side (an A/B recording counts as two: A and B): one series of every recording
+// and side overlaid in one plot (a zone chosen for zone series), and the mmtests-style table
+// (core/session/compare.hpp) below it. Figures export from here.
 #pragma once
 
 #include "session/compare.hpp"
@@ -30,6 +31,7 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     QString table_text() const; // the text table as shown
     int graph_count() const;
+    int columns() const { return m_columns; } // recordings, an A/B one counting twice
 
 protected:
     void changeEvent(QEvent* e) override; // re-colour on palette changes (dark/light themes)
@@ -41,6 +43,7 @@ private:
     QComboBox* m_zone;
     QCustomPlot* m_plot;
     QPlainTextEdit* m_table;
+    int m_columns = 0;
 };
 
 } // namespace pcplab::ui

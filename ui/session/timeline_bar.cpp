@@ -10,6 +10,7 @@
 #include <QStyle>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 
 namespace pcplab::ui
@@ -38,6 +39,16 @@ const std::vector<std::pair<QString, double>>& timeline_bar::speed_choices()
     return k;
 }
 
+double timeline_bar::starting_speed(double span_ns, double recorded_speed)
+{
+    double want = span_ns / FOLLOW_WALL_S;
+    if (recorded_speed > 0) want = std::min(want, recorded_speed);
+    double best = 1e6; // the slowest choice
+    for (const auto& [label, speed] : speed_choices())
+        if (speed > 0 && speed <= want) best = std::max(best, speed);
+    return best;
+}
+
 timeline_bar::timeline_bar(replay_source* source, QWidget* parent)
     : QWidget(parent)
     , m_source(source)
@@ -59,7 +70,9 @@ timeline_bar::timeline_bar(replay_source* source, QWidget* parent)
         m_speed->insertItem(0,
             tr("as recorded (%1)").arg(seconds(static_cast<qint64>(source->recorded_speed())) + "/s"),
             source->recorded_speed());
-    m_speed->setCurrentIndex(0);
+    const double start
+        = starting_speed(static_cast<double>(source->duration_ns() - source->start_ns()), source->recorded_speed());
+    m_speed->setCurrentIndex(std::max(0, m_speed->findData(start)));
     m_speed->setToolTip(tr("Virtual time per wall second"));
     m_time->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0000.000 s / 0000.000 s")));
     lay->addWidget(m_play);

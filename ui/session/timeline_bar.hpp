@@ -25,6 +25,10 @@ public:
 
     // The speeds offered, in virtual ns per wall second (0 = every snapshot, one per frame).
     static const std::vector<std::pair<QString, double>>& speed_choices();
+    // The speed a replay starts at: one a person can follow, so that the run takes at least FOLLOW_WALL_S
+    // seconds to play (a 2 s run at 100 ms/s), never faster than it was recorded, and at least 1 ms/s.
+    static double starting_speed(double span_ns, double recorded_speed);
+    static constexpr double FOLLOW_WALL_S = 15;
 
     QSlider* slider() const { return m_slider; }
     QToolButton* play_button() const { return m_play; }

@@ -240,14 +240,16 @@ void heatmap_view::paint_panel(QPainter& p, panel& pn)
     const bool ab = m_frame.b != nullptr;
     build_image(pn);
     // Node labels on the left, in the node's colour, with the side's letter in A/B.
+    const QString side = ab ? (pn.side == 0 ? QStringLiteral("A ") : QStringLiteral("B ")) : QString();
+    const int label_w = fm.horizontalAdvance(QStringLiteral("B node 00 "));
+    bool labelled = false;
     for (const group& g : pn.groups) {
         const int h = g.h;
-        const QRect lr(pn.plot.left() - fm.horizontalAdvance(QStringLiteral("B node 00 ")) - 4, g.y,
-            fm.horizontalAdvance(QStringLiteral("B node 00 ")), std::max(h, fm.height()));
+        const QRect lr(pn.plot.left() - label_w - 4, g.y, label_w, std::max(h, fm.height()));
         if (h >= fm.height() || pn.groups.size() == 1) {
             p.setPen(ab ? side_color(pn.side, pal) : node_color(g.node, pal));
-            const QString side = ab ? (pn.side == 0 ? QStringLiteral("A ") : QStringLiteral("B ")) : QString();
             p.drawText(lr, Qt::AlignLeft | Qt::AlignTop, side + tr("node %1").arg(g.node));
+            labelled = true;
         }
         if (h >= 2 * fm.height()) {
             p.setPen(text_color(pal));
@@ -258,6 +260,12 @@ void heatmap_view::paint_panel(QPainter& p, panel& pn)
             QRect(pn.plot.left(), g.y, pn.plot.width(), h), pn.image, QRect(0, g.first_row, pn.image.width(), g.rows));
         // The node's colour as a thin bar at the left edge: which node a row belongs to at a glance.
         p.fillRect(QRect(pn.plot.left() - 4, g.y, 3, h), node_color(g.node, pal));
+    }
+    // Nodes too short for a line each: one label for the panel, so that A and B are still told apart.
+    if (!labelled && pn.plot.height() >= fm.height()) {
+        p.setPen(ab ? side_color(pn.side, pal) : text_color(pal));
+        p.drawText(QRect(pn.plot.left() - label_w - 4, pn.plot.top(), label_w, fm.height()),
+            Qt::AlignLeft | Qt::AlignTop, side + tr("%1 nodes").arg(pn.groups.size()));
     }
     // Time axis: the boot (deferred init) as a band, then the ticks.
     const double span = static_cast<double>(std::max<std::size_t>(1, pn.bins)) * static_cast<double>(pn.bin_ns);

@@ -70,10 +70,13 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
         area.height() - 3 * fm.height() - 6);
     if (plot.height() < 10 || plot.width() < 40) return;
     const double top_log = std::log10(static_cast<double>(top) + 1);
+    // The bars stop a line below the plot's top: the threshold's label has that line to itself (over the tallest
+    // bars it hid them in a short plot).
+    const int bar_h = std::max(4, plot.height() - fm.height() - 2);
     // Decade lines; their labels where they stay a line apart and above the bucket labels.
     int last_label_y = plot.bottom() + fm.height();
     for (int dec = 0; std::pow(10.0, dec) <= static_cast<double>(top) * 1.0001; ++dec) {
-        const int y = plot.bottom() - static_cast<int>(std::log10(std::pow(10.0, dec) + 1) / top_log * plot.height());
+        const int y = plot.bottom() - static_cast<int>(std::log10(std::pow(10.0, dec) + 1) / top_log * bar_h);
         p.setPen(faint_color(pal));
         p.drawLine(plot.left(), y, plot.right(), y);
         if (y + fm.height() / 2 > plot.bottom() + 1 || last_label_y - y < fm.height()) continue;
@@ -97,8 +100,7 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
         for (int s = 0; s < sides_n; ++s) {
             const std::uint64_t c = sides[s]->hold_hist.buckets[static_cast<std::size_t>(i)];
             if (!c) continue;
-            const int h
-                = std::max(1, static_cast<int>(std::log10(static_cast<double>(c) + 1) / top_log * plot.height()));
+            const int h = std::max(1, static_cast<int>(std::log10(static_cast<double>(c) + 1) / top_log * bar_h));
             QColor fill = b ? side_color(s, pal) : (i >= thr_bucket ? warn_color(pal) : series_color(0, pal));
             p.fillRect(QRect(x0 + inset + s * bw, plot.bottom() - h + 1, bw - 1, h), fill);
         }
@@ -131,7 +133,7 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     if (fm.horizontalAdvance(over) > plot.width()) over = over.left(over.indexOf(QLatin1Char(';')));
     const int tw = fm.horizontalAdvance(over);
     const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
-    // The label sits at the top of the plot, where the tallest bars end: a backdrop keeps it readable.
+    // The label sits on the plot's top line, above the tallest bars; a backdrop keeps it clear of the decade lines.
     const QRect label(lx, plot.top(), tw + 2, fm.height());
     QColor backdrop = pal.color(QPalette::Window);
     backdrop.setAlpha(220);

@@ -110,6 +110,7 @@ void limits_view::rebuild_layout(const frame& f)
     m_zones.clear();
     m_legend = nullptr;
     m_legend_order.clear();
+    m_legend_sides = f.b ? 2 : 1;
     clear_plot(m_plot);
     m_samples[0].reset();
     m_samples[1].reset();
@@ -211,16 +212,16 @@ void limits_view::rebuild_layout(const frame& f)
         zp->name->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         zp->name->setText(zone_label(z.node, z.zone));
         if (m_zones.empty()) {
-            // The legend's entries by importance: what is left out when the view is small goes last.
-            for (int side = 0; side < (ab ? 2 : 1); ++side)
-                for (QCPGraph* g : {zp->s[side].g_high, zp->s[side].g_batch}) m_legend_order.push_back(g);
-            for (int side = 0; side < (ab ? 2 : 1); ++side)
-                for (QCPGraph* g : {zp->s[side].g_limit, zp->s[side].g_vline}) m_legend_order.push_back(g);
+            // The legend's entries by importance, A's and B's of a kind side by side (refit_legend keeps pairs
+            // whole): what is left out when the view is small goes last.
+            using member = QCPGraph* limits_series::*;
+            std::vector<member> kinds
+                = {&limits_series::g_high, &limits_series::g_batch, &limits_series::g_limit, &limits_series::g_vline};
             // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high.
             if (tuned)
-                for (int side = 0; side < (ab ? 2 : 1); ++side)
-                    for (QCPGraph* g : {zp->s[side].g_hi, zp->s[side].g_hmin, zp->s[side].g_highm})
-                        m_legend_order.push_back(g);
+                kinds.insert(kinds.end(), {&limits_series::g_hi, &limits_series::g_hmin, &limits_series::g_highm});
+            for (const member k : kinds)
+                for (int side = 0; side < (ab ? 2 : 1); ++side) m_legend_order.push_back(zp->s[side].*k);
         }
         m_zones.push_back(std::move(zp));
     }
@@ -404,9 +405,24 @@ void limits_view::showEvent(QShowEvent* e)
     if (m_gate.pending().a) show_frame(frame(m_gate.pending()));
 }
 
+// The last frame drawn again, once the events in flight have run (its layout follows a new size or font).
+void limits_view::show_last_again()
+{
+    m_gate.redraw();
+    if (m_last.a && isVisible())
+        QMetaObject::invokeMethod(
+            this, [this] { show_frame(frame(m_last)); }, Qt::QueuedConnection);
+}
+
 void limits_view::changeEvent(QEvent* e)
 {
     if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) restyle();
+    if (e->type() == QEvent::FontChange && m_legend) {
+        // The legend's columns, the ticks and the titles that fit follow the font: laid out again even when no
+        // new frame comes (a paused or finished run).
+        refit_legend();
+        show_last_again();
+    }
     view::changeEvent(e);
 }
 
@@ -444,12 +460,21 @@ void limits_view::refit_legend()
     const int rows = m_plot->height() < 200 ? 0 : m_plot->height() < 320 ? 1 : m_plot->height() < 560 ? 2 : 3;
     const QFontMetrics fm(m_legend->font());
     const int width = m_plot->width() - 20;
-    int widest = 1;
-    for (QCPGraph* g : m_legend_order)
-        widest = std::max(
-            widest, fm.horizontalAdvance(g->name()) + m_legend->iconSize().width() + m_legend->iconTextPadding() + 14);
-    const int columns = std::max(1, (width + m_legend->columnSpacing()) / (widest + m_legend->columnSpacing()));
-    const std::size_t fit = std::min(m_legend_order.size(), static_cast<std::size_t>(columns * rows));
+    // The most entries that fit, measured by the widest of them: the short names that come first (A's and B's
+    // high and batch) share a row, which the long ones after them would not leave room for.
+    std::size_t fit = 0;
+    int columns = 1, widest = 1;
+    for (std::size_t n = 1; n <= m_legend_order.size(); ++n) {
+        const int w = fm.horizontalAdvance(m_legend_order[n - 1]->name()) + m_legend->iconSize().width()
+            + m_legend->iconTextPadding() + 14;
+        widest = std::max(widest, w);
+        const int c = std::max(1, (width + m_legend->columnSpacing()) / (widest + m_legend->columnSpacing()));
+        if (static_cast<std::size_t>(c * rows) < n) break;
+        if (n % m_legend_sides == 0) { // A's entry only with B's
+            fit = n;
+            columns = c;
+        }
+    }
     m_legend->clearItems();
     m_legend->setWrap(columns);
     for (std::size_t i = 0; i < fit; ++i) add_to_legend(m_legend_order[i], m_legend);
@@ -519,10 +544,7 @@ bool limits_view::eventFilter(QObject* o, QEvent* e)
 {
     if (o == m_plot && e->type() == QEvent::Resize && m_legend) {
         refit_legend();
-        m_gate.redraw();
-        if (m_last.a && isVisible())
-            QMetaObject::invokeMethod(
-                this, [this] { show_frame(frame(m_last)); }, Qt::QueuedConnection);
+        show_last_again();
     }
     if (o == m_plot && e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);

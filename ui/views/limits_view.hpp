@@ -60,6 +60,7 @@ private:
     void rebuild_layout(const frame& f);
     void feed(const frame& f, int side);
     void restyle();
+    void show_last_again(); // the last frame laid out again (a new size or font)
     QString layout_key(const frame& f) const;
     void refit_legend();
     // The note's lines that fit plot `r` whole (empty when fewer than a heading and one line do).
@@ -76,6 +77,7 @@ private:
     frame_gate m_gate;
     QCPLegend* m_legend = nullptr; // owned by the plot's layout
     std::vector<QCPGraph*> m_legend_order; // the legend's candidates, most important first
+    int m_legend_sides = 1; // 2 in A/B: the entries come in pairs, A and B
     sample_cursor m_samples[2];
     entry_cursor m_events[2];
     frame m_last; // the newest frame given (its histories stay valid until the next one): redrawn on a new zone

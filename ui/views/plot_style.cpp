@@ -49,6 +49,25 @@ void style_plot(QCustomPlot* plot, const QPalette& pal)
     }
     for (int i = 0; i < plot->plotLayout()->elementCount(); ++i)
         if (auto* t = qobject_cast<QCPTextElement*>(plot->plotLayout()->elementAt(i))) t->setTextColor(text_color(pal));
+    follow_font(plot);
+}
+
+void follow_font(QCustomPlot* plot)
+{
+    const QFont f = plot->font();
+    for (QCPAxisRect* r : plot->axisRects())
+        for (QCPAxis* a : r->axes()) {
+            if (a->tickLabelFont() != f) a->setTickLabelFont(f);
+            if (a->labelFont() != f) a->setLabelFont(f);
+        }
+    // Legends and titles anywhere in the layout (a legend may sit in a row of its own, or in an axis rect).
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (auto* l = qobject_cast<QCPLegend*>(e)) {
+            if (l->font() != f) l->setFont(f); // and every item's
+        } else if (auto* t = qobject_cast<QCPTextElement*>(e)) {
+            if (t->font() != f) t->setFont(f);
+        }
+    }
 }
 
 QCPAxisRect* add_stacked_rect(QCustomPlot* plot)

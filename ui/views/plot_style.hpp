@@ -14,8 +14,14 @@ class QCPLegend;
 namespace pcplab::ui
 {
 
-// Colours of backgrounds, axes, ticks, grids and legends from the palette.
+// Colours of backgrounds, axes, ticks, grids and legends from the palette, and the plot's font on every axis,
+// legend and text element (follow_font).
 void style_plot(QCustomPlot* plot, const QPalette& pal);
+// The plot widget's current font on its axes, legends and text elements. QCustomPlot copies the font once, when
+// an element is made, and measures with that copy, while the painter draws it resolved against the widget's
+// font: after the application font changes (presenter mode) the text is drawn large in room measured small,
+// cut and overlapping, until the element is made again.
+void follow_font(QCustomPlot* plot);
 // An axis rect under the previous ones (the plot's layout is one column), with its legend-free defaults.
 QCPAxisRect* add_stacked_rect(QCustomPlot* plot);
 // Removes every axis rect, graph and item (a layout change: different zones).

@@ -356,17 +356,27 @@ bool rates_view::eventFilter(QObject* o, QEvent* e)
 {
     // A new height changes how many ticks and which titles fit.
     if (o == m_plot && e->type() == QEvent::Resize && m_p) {
-        m_gate.redraw();
-        if (m_last.a && isVisible())
-            QMetaObject::invokeMethod(
-                this, [this] { show_frame(frame(m_last)); }, Qt::QueuedConnection);
+        show_last_again();
     }
     return view::eventFilter(o, e);
 }
 
+// The last frame drawn again, once the events in flight have run (its layout follows a new size or font).
+void rates_view::show_last_again()
+{
+    m_gate.redraw();
+    if (m_last.a && isVisible())
+        QMetaObject::invokeMethod(
+            this, [this] { show_frame(frame(m_last)); }, Qt::QueuedConnection);
+}
+
 void rates_view::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::PaletteChange) restyle();
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) restyle();
+    if (e->type() == QEvent::FontChange && m_p) {
+        // Ticks, titles and legend columns follow the font, even when no new frame comes (a paused run).
+        show_last_again();
+    }
     view::changeEvent(e);
 }
 

@@ -50,6 +50,7 @@ private:
     void fill(const frame& f, int side);
     void fit_axes();
     void restyle();
+    void show_last_again(); // the last frame laid out again (a new size or font)
     QString layout_key(const frame& f) const;
 
     QCustomPlot* m_plot;

@@ -5,6 +5,7 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_parser.hpp"
+#include "lessons/seed_stories.hpp"
 #include "mm/kernel_version.hpp"
 #include "program/version.hpp"
 #include "sim/preset.hpp"
@@ -95,7 +96,8 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
             QStringLiteral("--patch"), QStringLiteral("--patch-b"), QStringLiteral("--workload"),
             QStringLiteral("--seed"), QStringLiteral("--speed"), QStringLiteral("--theme"), QStringLiteral("--view"),
             QStringLiteral("--screenshot"), QStringLiteral("--run-for"), QStringLiteral("--timeout"),
-            QStringLiteral("--size"), QStringLiteral("--replay"), QStringLiteral("--lesson")};
+            QStringLiteral("--size"), QStringLiteral("--replay"), QStringLiteral("--lesson"),
+            QStringLiteral("--story")};
         if (!with_value.contains(flag)) return "unknown option '" + f + "' (see pcplab --help)";
         auto got = value();
         if (auto* err = std::get_if<std::string>(&got)) return *err;
@@ -152,6 +154,9 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
                 return "--lesson: no lesson '" + sv + "' (" + ids + ")";
             }
             cl.win.lesson = v;
+        } else if (flag == QLatin1String("--story")) {
+            if (!lessons::find_story(sv)) return "--story: no story '" + sv + "' (000, 001, 002, 003, 004)";
+            cl.win.story = v;
         } else if (flag == QLatin1String("--screenshot")) {
             if (v.isEmpty()) return "--screenshot: needs a file name";
             cl.action = cli_action::screenshot;
@@ -210,6 +215,8 @@ QString usage_text()
         "                          model\n"
         "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
         "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
+        "  --story ID              play a seed's story (000 .. 004): its machine in A/B, pausing where the patch\n"
+        "                          shows (the first start plays 000)\n"
         "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
         "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"
         "    --timeout DURATION    wall-clock limit on getting there (default 180s)\n"

@@ -2,6 +2,7 @@
 //
 //   pcplab [--preset P] [--era E] [--patch NAME=on|off]... [--ab] [--patch-b NAME=on|off]... [--workload W]
 //          [--seed N] [--speed X] [--theme dark|light] [--presenter] [--view NAME] [--replay FILE] [--lesson ID]
+//          [--story ID]
 //          [--screenshot FILE [--run-for 5s] [--timeout 120s] [--size 1600x1000]]
 //   pcplab --help | --version
 //
@@ -40,6 +41,10 @@ struct window_options {
     QString view; // focus this view
     QString replay; // a recording to replay (the live machine runs when it cannot be opened)
     QString lesson; // a lesson to open in the lessons dock: "03", "03-seed-000-...", or a seed "000"
+    QString story; // a seed story to play: "000" .. "004"
+    // The very first start (no preset saved, nothing asked for) plays story 000, which shows a switch's effect
+    // within seconds; tests of the default machine turn this off.
+    bool first_start_story = true;
     // Where settings are read and written: empty = the user's (QSettings "pcplab"/"pcplab"); tests pass a file.
     QString settings_file;
     bool use_settings = true; // false: neither read nor write (screenshots are reproducible)

@@ -46,10 +46,12 @@ controls_panel::controls_panel(QWidget* parent)
     sw->setToolTip(tr("Each seed patch as a switch; flipping one acts on the running machine at once"));
     auto* swl = new QVBoxLayout(sw);
     m_switches = new switch_table;
+    connect(m_switches, &switch_table::reboot_requested, this, &controls_panel::reboot_requested);
     swl->addWidget(m_switches);
+    // Run control first: it is what is used most, and it must show without scrolling on a small screen.
+    lay->addWidget(run_group());
     m_recorded_groups = {machine_group(), sw, workload_group(), sysctl_group()};
     for (QWidget* g : m_recorded_groups) lay->addWidget(g);
-    lay->addWidget(run_group());
     lay->addStretch(1);
 }
 
@@ -251,7 +253,7 @@ void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
     m_wsf->setValue(sc.watermark_scale_factor);
 
     m_switches->set_ab(s.ab);
-    m_switches->set_era(r.machine.era);
+    m_switches->set_machine(r.machine.spec, r.machine.era, r.a.patches.init_threads);
     auto origin = r.machine.origin;
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
         if (s.sw_a[i] && *s.sw_a[i] != r.machine.patches.on[i]) origin[i] = sim::switch_origin::user;
@@ -262,12 +264,15 @@ void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
 
 void controls_panel::show_snapshot(const sim::snapshot& a, const sim::snapshot* b, bool sync_switches)
 {
+    // What a press does: a finished workload starts again, a paused machine plays, a running one pauses.
     const bool paused = a.state == sim::run_state::paused;
-    m_play->setText(paused ? tr("Play") : tr("Pause"));
+    const bool finished = a.state == sim::run_state::finished;
+    m_play->setText(finished ? tr("Run again") : paused ? tr("Play") : tr("Pause"));
     QString st = QString::fromLatin1(sim::run_state_name(a.state));
     if (a.state == sim::run_state::failed) st += QStringLiteral(": ") + qs(a.error);
     m_state->setText(st);
     m_state->setToolTip(st);
+    m_switches->set_booted(a.state != sim::run_state::booting);
     if (sync_switches) {
         m_switches->sync_from(0, a.patches);
         if (b) m_switches->sync_from(1, b->patches);

@@ -1,13 +1,12 @@
-// The key figures of the run, live: contention %, sys time, zone allocations, max zone->lock hold (and virtual
-// time, user time, score). In A/B mode a column per machine and B's change against A, coloured by whether it is
-// better or worse; with one machine just its values.
+// The key figures dock: the run's key figures (key_figures.hpp), live. In A/B mode a column per machine and B's
+// change against A, green where B is better per unit of work, red where it is worse, in the text colour where
+// neither is defined, with a line that says so; with one machine just its values.
 #pragma once
 
-#include "sim/snapshot.hpp"
+#include "window/key_figures.hpp"
 
 #include <QWidget>
 
-#include <optional>
 #include <vector>
 
 class QGridLayout;
@@ -16,19 +15,8 @@ class QLabel;
 namespace pcplab::ui
 {
 
-// The figures compared, computed from one snapshot.
-struct key_figures {
-    double sim_time_ns = 0;
-    double contention_pct = 0; // the largest zone->lock contention % of the run so far
-    double sys_ns = 0, user_ns = 0;
-    double zone_allocs = 0; // pages taken from the buddy allocator
-    double max_hold_ns = 0; // the longest zone->lock hold so far
-    double score = 0; // work units so far
-};
-key_figures key_figures_of(const sim::snapshot& s);
-
-// (b - a) / a in percent; nullopt when a is 0.
-std::optional<double> change_pct(double a, double b);
+// Green and red readable on the palette.
+QColor verdict_color(const QPalette& pal, int verdict);
 
 class delta_panel : public QWidget
 {
@@ -39,17 +27,23 @@ public:
     void clear();
     // The text of a cell (tests): row by figure index, column 0 = A, 1 = B, 2 = change.
     QString cell_text(int row, int column) const;
+    // Whether the change in `row` is shown as better (1), worse (-1) or neither (0).
+    int verdict(int row) const;
+    QLabel* legend() const { return m_legend; } // (tests)
 
 private:
     struct row {
+        QLabel* name = nullptr;
         QLabel* a = nullptr;
         QLabel* b = nullptr;
         QLabel* delta = nullptr;
+        int verdict = 0;
     };
     QGridLayout* m_grid = nullptr;
     QLabel* m_head_a = nullptr;
     QLabel* m_head_b = nullptr;
     QLabel* m_head_d = nullptr;
+    QLabel* m_legend = nullptr;
     std::vector<row> m_rows;
 };
 

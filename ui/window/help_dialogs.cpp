@@ -7,6 +7,7 @@
 #include "program/version.hpp"
 #include "sim/seed_reference.hpp"
 
+#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QFile>
@@ -46,9 +47,12 @@ QString seeds_html()
         h += QStringLiteral("<h3>%1 &mdash; %2</h3>").arg(esc(s.id), esc(s.title));
         h += QStringLiteral("<p><b>%1</b>. Switch <code>%2</code>: %3</p>")
                  .arg(esc(s.author), qs(mm::patch_name(s.sw)), qs(mm::patch_summary(s.sw)).toHtmlEscaped());
-        h += QStringLiteral("<p>Machine: %1<br>Benchmark: %2<br>Reproduce: preset <code>%3</code>, era "
+        h += QStringLiteral("<p>Machine: %1<br>Benchmark: %2<br>In pcplab: preset <code>%3</code>, era "
                             "<code>%4</code>, workload <code>%5</code></p>")
                  .arg(esc(s.machine), esc(s.benchmark), esc(s.preset), esc(s.era), esc(s.workload));
+        h += QObject::tr("<p><a href=\"story:%1\"><b>Reproduce</b></a>: play story %1, the seed's machine with "
+                         "the switch off (A) and on (B) side by side.</p>")
+                 .arg(esc(s.id));
         h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>figure</th><th>off</th>"
                             "<th>on</th><th>change</th><th>source</th></tr>");
         for (const auto& f : s.figures) {
@@ -105,9 +109,17 @@ void show_text(QWidget* parent, const QString& title, const QString& html, const
     text_window(parent, title, object_name)->setHtml(html);
 }
 
-void show_seeds(QWidget* parent)
+void show_seeds(QWidget* parent, const std::function<void(const QString&)>& play_story)
 {
-    show_text(parent, QObject::tr("The five seeds"), seeds_html(), QStringLiteral("help-seeds"));
+    QTextBrowser* tb = text_window(parent, QObject::tr("The five seeds"), QStringLiteral("help-seeds"));
+    tb->setOpenLinks(false); // story: links play a story; the rest open outside
+    QObject::connect(tb, &QTextBrowser::anchorClicked, tb, [play_story](const QUrl& url) {
+        if (url.scheme() == QLatin1String("story"))
+            play_story(url.path());
+        else
+            QDesktopServices::openUrl(url);
+    });
+    tb->setHtml(seeds_html());
 }
 
 void show_lesson(QWidget* parent, const QString& path, int seed)

@@ -5,15 +5,20 @@
 
 #include <QString>
 
+#include <functional>
+
 class QWidget;
 
 namespace pcplab::ui
 {
 
-QString seeds_html(); // what each seed changed, on which machine and benchmark, and its published figures
+// What each seed changed, on which machine and benchmark, its published figures, and a "Reproduce" link
+// (story:ID) that plays its story.
+QString seeds_html();
 QString about_html();
 
-void show_seeds(QWidget* parent);
+// `play_story` is called with a seed id when a Reproduce link is followed.
+void show_seeds(QWidget* parent, const std::function<void(const QString&)>& play_story);
 // A lesson file; when it does not exist, the lessons folder and what it holds.
 void show_lesson(QWidget* parent, const QString& path, int seed = -1);
 void show_text(QWidget* parent, const QString& title, const QString& html, const QString& object_name);

@@ -5,10 +5,18 @@
 
 #include "window/controls_panel.hpp"
 #include "window/help_dialogs.hpp"
+#include "window/lesson_control.hpp"
 #include "window/lessons.hpp"
+#include "window/machine_control.hpp"
+#include "window/presenter_mode.hpp"
 #include "window/qt_text.hpp"
+#include "window/session_control.hpp"
+#include "window/story_player.hpp"
 #include "window/switch_table.hpp"
 #include "window/view_area.hpp"
+#include "window/window_status.hpp"
+
+#include "lessons/seed_stories.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -35,7 +43,7 @@ void main_window::build_menus()
     };
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
-    build_session_actions(file);
+    m_session->add_actions(file);
     file->addSeparator();
     add(file, tr("Save screenshot..."), {QKeySequence(tr("Ctrl+Shift+S"))}, tr("Save a PNG of the window"),
         [this] { save_screenshot_dialog(); });
@@ -43,34 +51,27 @@ void main_window::build_menus()
     add(file, tr("Quit"), {QKeySequence::Quit}, tr("Stop the machine and close"), [this] { close(); });
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    add(run, tr("Play / pause"), {QKeySequence(Qt::Key_Space)}, tr("Pause or resume the simulation"),
-        [this] { play_pause(); });
+    machine_control* m = m_machine;
+    add(run, tr("Play / pause"), {QKeySequence(Qt::Key_Space)},
+        tr("Pause or resume the simulation (at a story's checkpoint: continue the story)"), [this] { play_pause(); });
     add(run, tr("Step"), {QKeySequence(Qt::Key_S), QKeySequence(Qt::Key_Period)},
-        tr("Pause and advance one quantum of virtual time"), [this] {
-            if (m_source) m_source->step();
-        });
+        tr("Pause and advance one quantum of virtual time"), [m] { m->step(); });
     add(run, tr("Faster"), {QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)}, tr("Next faster speed"),
-        [this] { step_speed(+1); });
-    add(run, tr("Slower"), {QKeySequence(Qt::Key_Minus)}, tr("Next slower speed"), [this] { step_speed(-1); });
+        [m] { m->step_speed(+1); });
+    add(run, tr("Slower"), {QKeySequence(Qt::Key_Minus)}, tr("Next slower speed"), [m] { m->step_speed(-1); });
     add(run, tr("Reboot"), {QKeySequence(tr("Ctrl+R"))}, tr("Boot again with the current switches and sysctls"),
-        [this] {
-            if (m_source) m_source->reboot();
-        });
+        [m] { m->reboot(); });
     run->addSeparator();
     m_ab_action = add(run, tr("A/B: two machines"), {QKeySequence(tr("Ctrl+B"))},
         tr("Run machine B beside A in lockstep, differing in the B column's switches"),
-        [this](bool on) { set_ab(on); });
+        [m](bool on) { m->set_ab(on); });
     m_ab_action->setCheckable(true);
 
     build_switch_actions(menuBar()->addMenu(tr("&Switches")));
+    build_story_menu(menuBar()->addMenu(tr("S&tories")));
 
     QMenu* view_menu = menuBar()->addMenu(tr("&View"));
-    m_presenter_action = add(view_menu, tr("Presenter mode"), {QKeySequence(Qt::Key_F11)},
-        tr("Full screen, large fonts, high contrast"), [this](bool on) { set_presenter(on); });
-    m_presenter_action->setCheckable(true);
-    m_dark_action = add(view_menu, tr("Dark theme"), {QKeySequence(tr("Ctrl+Shift+D"))}, tr("Dark or light colours"),
-        [this](bool on) { set_theme(on ? theme_kind::dark : theme_kind::light); });
-    m_dark_action->setCheckable(true);
+    m_look->add_actions(view_menu);
     view_menu->addSeparator();
     QMenu* focus = view_menu->addMenu(tr("Focus one view"));
     int n = 1;
@@ -85,31 +86,27 @@ void main_window::build_menus()
         tr("Back to every view; a second press leaves presenter mode"), [this] {
             if (!m_views->focus_view().isEmpty())
                 m_views->set_focus_view({});
-            else if (m_presenter)
-                set_presenter(false);
+            else if (m_look->on())
+                m_look->set_presenter(false);
         });
     view_menu->addSeparator();
     QAction* controls = m_controls_dock->toggleViewAction();
     controls->setShortcut(QKeySequence(tr("Ctrl+Shift+C")));
     view_menu->addAction(controls);
     view_menu->addAction(m_deltas_dock->toggleViewAction());
-    add(view_menu, tr("Lessons"), {QKeySequence(tr("Ctrl+L"))}, tr("Show or hide the lessons panel"), [this] {
-        const bool fresh = !m_lesson_dock;
-        ensure_lesson_dock(); // a new dock shows
-        if (!fresh) m_lesson_dock->setVisible(!m_lesson_dock->isVisible());
-        if (m_lesson_dock->isVisible()) m_lesson_dock->raise();
-    });
+    add(view_menu, tr("Lessons"), {QKeySequence(tr("Ctrl+L"))}, tr("Show or hide the lessons panel"),
+        [this] { m_lessons->show_dock(true); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     add(help, tr("The five seeds..."), {}, tr("What each seed patch changed, and its published numbers"),
-        [this] { show_seeds(this); });
+        [this] { show_seeds(this, [this](const QString& id) { m_stories->start(id); }); });
     QMenu* lessons = help->addMenu(tr("Lessons"));
     connect(lessons, &QMenu::aboutToShow, this, [this, lessons] {
         lessons->clear();
         for (const QString& f : lesson_files()) {
             QAction* a = lessons->addAction(lesson_title(f));
             a->setToolTip(f);
-            connect(a, &QAction::triggered, this, [this, f] { open_lesson_file(f); });
+            connect(a, &QAction::triggered, this, [this, f] { m_lessons->open_lesson_file(f); });
         }
         if (lessons->isEmpty()) lessons->addAction(tr("(none yet)"))->setEnabled(false);
         lessons->addSeparator();
@@ -141,8 +138,8 @@ void main_window::build_switch_actions(QMenu* menu)
         QAction* main_key = menu->addAction(tr("Flip %1 %2").arg(i, 3, 10, QLatin1Char('0')).arg(name));
         main_key->setShortcut(QKeySequence(Qt::Key_0 + static_cast<int>(i)));
         main_key->setToolTip(tr("Flip %1 (machine B in A/B mode)").arg(name));
-        connect(
-            main_key, &QAction::triggered, this, [this, p] { m_controls->switches()->toggle(m_setup.ab ? 1 : 0, p); });
+        connect(main_key, &QAction::triggered, this,
+            [this, p] { m_controls->switches()->toggle(m_machine->setup().ab ? 1 : 0, p); });
         addAction(main_key);
         QAction* a_key = menu->addAction(tr("Flip %1 on machine A").arg(name));
         a_key->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_0 + static_cast<int>(i))));
@@ -152,15 +149,35 @@ void main_window::build_switch_actions(QMenu* menu)
     }
 }
 
+// A story per seed (Ctrl+Shift+0 .. 4), and stopping the one that plays.
+void main_window::build_story_menu(QMenu* menu)
+{
+    int n = 0;
+    for (const auto& s : lessons::seed_stories()) {
+        const QString id = qs(s.seed->id);
+        QAction* a = menu->addAction(qs(s.title));
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | (Qt::Key_0 + n++)));
+        a->setToolTip(qs(s.summary));
+        a->setStatusTip(a->toolTip());
+        connect(a, &QAction::triggered, this, [this, id] { m_stories->start(id); });
+        addAction(a);
+    }
+    menu->addSeparator();
+    QAction* stop = menu->addAction(tr("Stop the story"));
+    stop->setToolTip(tr("The machines keep running; the views go back to normal"));
+    connect(stop, &QAction::triggered, m_stories, &story_player::stop);
+    connect(menu, &QMenu::aboutToShow, this, [this, stop] { stop->setEnabled(m_stories->playing()); });
+}
+
 void main_window::save_screenshot_dialog()
 {
-    const QString file = QFileDialog::getSaveFileName(
-        this, tr("Save screenshot"), QStringLiteral("pcplab-%1.png").arg(qs(m_setup.preset)), tr("PNG images (*.png)"));
+    const QString file = QFileDialog::getSaveFileName(this, tr("Save screenshot"),
+        QStringLiteral("pcplab-%1.png").arg(qs(m_machine->setup().preset)), tr("PNG images (*.png)"));
     if (file.isEmpty()) return;
     if (grab().save(file, "PNG"))
-        show_message(tr("Saved %1").arg(file));
+        m_status->show_message(tr("Saved %1").arg(file));
     else
-        show_message(tr("Could not write %1").arg(file));
+        m_status->show_message(tr("Could not write %1").arg(file));
 }
 
 } // namespace pcplab::ui

@@ -1,75 +1,75 @@
 // What the window remembers (QSettings: geometry, dock and view layout, theme, speed; the last preset is saved as
-// it is chosen) and how it looks (theme, presenter mode).
+// it is chosen).
 #include "window/main_window.hpp"
 
-#include "lessons/lesson_panel.hpp"
+#include "window/machine_control.hpp"
+#include "window/presenter_mode.hpp"
 #include "window/view_area.hpp"
 
-#include <QAction>
-#include <QApplication>
-#include <QMenuBar>
 #include <QScreen>
+
 #include <QSettings>
-#include <QTimer>
+#include <algorithm>
 
 namespace pcplab::ui
 {
 
+namespace
+{
+// A window manager's title bar and borders, before the window is shown and they can be measured.
+const QSize k_frame_guess(16, 48);
+} // namespace
+
 void main_window::restore_settings()
 {
+    // 1600x1000 where the screen has room for it and its frame, else the screen's available area: a
+    // 1600x1000 window on a 1600x1000 screen would put the status bar below the screen's edge.
     if (QScreen* s = screen()) {
-        const QSize avail = s->availableSize();
-        if (avail.width() < 1600 || avail.height() < 1000) resize(avail * 0.9);
+        const QRect avail = s->availableGeometry();
+        const QSize fit = QSize(1600, 1000).boundedTo(avail.size() - k_frame_guess);
+        resize(fit);
+        move(avail.topLeft()
+            + QPoint(std::max(0, (avail.width() - fit.width() - k_frame_guess.width()) / 2),
+                std::max(0, (avail.height() - fit.height() - k_frame_guess.height()) / 2)));
     }
     if (!m_settings) return;
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_views->restore_state(m_settings->value(QStringLiteral("window/views")).toByteArray());
-    if (auto t = parse_theme(m_settings->value(QStringLiteral("ui/theme")).toString())) m_theme = *t;
+    if (auto t = parse_theme(m_settings->value(QStringLiteral("ui/theme")).toString())) m_look->set_theme(*t);
     bool ok = false;
     const double speed = m_settings->value(QStringLiteral("run/speed")).toDouble(&ok);
-    if (ok && speed >= 0) m_speed = speed;
+    if (ok && speed >= 0) m_machine->set_speed(speed);
+}
+
+// Once shown, the frame is known: a window (restored or new) that pokes out of the screen's available area is
+// made to fit and moved inside it.
+void main_window::fit_to_screen()
+{
+    if (isMaximized() || isFullScreen() || !screen()) return;
+    const QRect avail = screen()->availableGeometry();
+    const QRect frame = frameGeometry();
+    const QSize extra = frame.size() - size();
+    if (avail.contains(frame)) return;
+    const QSize inner = size().boundedTo(avail.size() - extra);
+    resize(inner);
+    const QSize outer = inner + extra;
+    move(std::clamp(frame.left(), avail.left(), avail.right() + 1 - outer.width()),
+        std::clamp(frame.top(), avail.top(), avail.bottom() + 1 - outer.height()));
 }
 
 void main_window::save_settings()
 {
     if (!m_settings) return;
     // Presenter mode is not a layout to come back to: save the normal window.
-    if (!m_presenter) {
+    if (!m_look->on()) {
         m_settings->setValue(QStringLiteral("window/geometry"), saveGeometry());
         m_settings->setValue(QStringLiteral("window/state"), saveState());
     }
     m_settings->setValue(QStringLiteral("window/views"), m_views->save_state());
-    m_settings->setValue(QStringLiteral("ui/theme"), theme_name(m_theme));
-    m_settings->setValue(QStringLiteral("run/speed"), m_speed);
+    m_settings->setValue(QStringLiteral("ui/theme"), theme_name(m_look->theme()));
+    m_settings->setValue(QStringLiteral("run/speed"), m_machine->speed());
     m_settings->sync();
-}
-
-void main_window::set_theme(theme_kind t)
-{
-    m_theme = t;
-    apply_theme(t, m_presenter, m_base_font);
-    if (m_dark_action) m_dark_action->setChecked(t == theme_kind::dark);
-    if (m_settings) m_settings->setValue(QStringLiteral("ui/theme"), theme_name(t));
-}
-
-void main_window::set_presenter(bool on)
-{
-    if (on == m_presenter) return;
-    if (on) save_settings(); // the normal layout, before full screen changes it
-    m_presenter = on;
-    apply_theme(m_theme, on, m_base_font);
-    if (m_lesson_panel) m_lesson_panel->set_presenter_mode(on);
-    QTimer::singleShot(0, this, [this] { fit_controls(); }); // once every widget has the new font
-    if (m_presenter_action) m_presenter_action->setChecked(on);
-    if (on) {
-        m_was_maximized = isMaximized();
-        showFullScreen();
-    } else if (m_was_maximized) {
-        showMaximized();
-    } else {
-        showNormal();
-    }
 }
 
 } // namespace pcplab::ui

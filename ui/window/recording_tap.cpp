@@ -40,12 +40,13 @@ void recording_tap::publish(std::uint64_t source_id, const published_pair& p)
     }
 }
 
-std::string recording_tap::start(const std::string& path, std::optional<session::run_header> base)
+std::string recording_tap::start(
+    const std::string& path, std::optional<session::run_header> base, std::string snapshot_rule)
 {
     std::string err = stop();
     session::recorder_options ro;
     ro.source = "pcplab";
-    ro.snapshot_rule = "every published snapshot";
+    ro.snapshot_rule = std::move(snapshot_rule);
     ro.holds = session::hold_rule::recording_default(); // what the window's engine keeps (resolve_setup)
     ro.base_header = std::move(base);
     try {

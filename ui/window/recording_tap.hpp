@@ -28,7 +28,8 @@ public:
     void publish(std::uint64_t source_id, const published_pair& p);
 
     // Creates the file and records from now on; "" or the problem (session::recording_error's message).
-    std::string start(const std::string& path, std::optional<session::run_header> base);
+    // `snapshot_rule` says how often the machines publish (written into the recording).
+    std::string start(const std::string& path, std::optional<session::run_header> base, std::string snapshot_rule);
     // Writes what is queued and closes the file; "" or the problem met while writing. Idempotent.
     std::string stop();
 

@@ -5,6 +5,8 @@
 #include "session/replay_source.hpp"
 #include "window/frame_pump.hpp"
 #include "window/main_window.hpp"
+#include "window/presenter_mode.hpp"
+#include "window/story_player.hpp"
 #include "window/view_area.hpp"
 
 #include <QCoreApplication>
@@ -52,6 +54,12 @@ QString grab_window(main_window& w, const screenshot_request& r); // the last pu
 
 QString take_screenshot(main_window& w, const screenshot_request& r)
 {
+    // The picture is the screen: presenter mode fills a canvas of the size asked for.
+    if (w.look()->on()) {
+        w.look()->set_presenter(false);
+        w.look()->set_canvas(r.size);
+        w.look()->set_presenter(true);
+    }
     w.setWindowState(Qt::WindowNoState);
     w.resize(r.size);
     w.show();
@@ -65,7 +73,9 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
         return grab_window(w, r);
     }
     // The pause first: posted after the speed, it could arrive when the engine, running flat out, had passed it.
-    if (auto* live = qobject_cast<live_source*>(src)) live->pause_at(r.run_for_ns);
+    // A story pauses by itself, at its checkpoints.
+    story_player* story = w.stories()->playing() ? w.stories() : nullptr;
+    if (auto* live = qobject_cast<live_source*>(src); live && !story) live->pause_at(r.run_for_ns);
     src->set_speed(0);
 
     QElapsedTimer wall;
@@ -74,7 +84,9 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
         const auto a = src->latest_a();
         const auto b = src->latest_b();
-        if (reached(a, r.run_for_ns) && (!src->is_ab() || reached(b, r.run_for_ns))) break;
+        if (story ? story->checkpoint_shown() >= 0
+                  : reached(a, r.run_for_ns) && (!src->is_ab() || reached(b, r.run_for_ns)))
+            break;
         if (wall.elapsed() > r.timeout.count()) {
             return QStringLiteral("--run-for %1: the machine reached %2 of virtual time (%3) within the %4 s "
                                   "timeout; lower --run-for or raise --timeout")

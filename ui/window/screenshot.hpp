@@ -21,7 +21,9 @@ struct screenshot_request {
     QSize size{1600, 1000};
 };
 
-// Waits (processing events) until every machine of the window has reached run_for (or finished), then saves.
+// Waits (processing events) until every machine of the window has reached run_for (or finished), then saves;
+// with a story playing, until its first checkpoint shows. In presenter mode the picture is the full screen of
+// that size.
 // Returns "" on success, else a one-line message (timeout, engine failure, unwritable file).
 QString take_screenshot(main_window& w, const screenshot_request& r);
 

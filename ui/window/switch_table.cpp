@@ -63,8 +63,12 @@ switch_table::switch_table(QWidget* parent)
         connect(lesson, &QLabel::linkActivated, this, [this, i] { emit lesson_requested(static_cast<int>(i)); });
         g->addWidget(lesson, row, 4, Qt::AlignTop | Qt::AlignRight);
         m_note[i] = new QLabel; // text in update_notes(), <small> so that it follows the font (presenter mode)
+        m_note[i]->setObjectName(QStringLiteral("switch-note-%1").arg(name));
         m_note[i]->setWordWrap(true);
         m_note[i]->setTextFormat(Qt::RichText);
+        connect(m_note[i], &QLabel::linkActivated, this, [this](const QString& link) {
+            if (link == QLatin1String("reboot")) emit reboot_requested();
+        });
         g->addWidget(m_note[i], row + 1, 3, 1, 2);
     }
     g->setColumnStretch(3, 1);
@@ -84,7 +88,10 @@ void switch_table::update_links()
 
 void switch_table::changeEvent(QEvent* e)
 {
-    if (e->type() == QEvent::PaletteChange) update_links();
+    if (e->type() == QEvent::PaletteChange) {
+        update_links();
+        update_notes();
+    }
     QWidget::changeEvent(e);
 }
 
@@ -97,10 +104,32 @@ void switch_table::set_ab(bool ab)
     update_notes();
 }
 
-void switch_table::set_era(const mm::kernel_version& era)
+void switch_table::set_machine(const mm::machine_spec& spec, const mm::kernel_version& era, int init_threads)
 {
+    m_spec = spec;
     m_era = era;
+    m_init_threads = init_threads;
     update_notes();
+}
+
+void switch_table::set_booted(bool booted)
+{
+    if (booted == m_booted) return;
+    m_booted = booted;
+    update_notes();
+}
+
+mm::patch_set switch_table::states(int side) const
+{
+    mm::patch_set ps;
+    ps.init_threads = m_init_threads;
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) ps.on[i] = m_box[side][i]->isChecked();
+    return ps;
+}
+
+sim::flip_reach switch_table::reach(int side, mm::patch p) const
+{
+    return sim::reach_of_flip(m_spec, m_era, states(side), p, m_booted);
 }
 
 void switch_table::set_origins(const std::array<sim::switch_origin, mm::NR_PATCHES>& origin)
@@ -109,9 +138,10 @@ void switch_table::set_origins(const std::array<sim::switch_origin, mm::NR_PATCH
     update_notes();
 }
 
-// Name, origin and, where the switch means nothing on the era in its current position, why.
+// Name, origin, and where a flip cannot act here (greyed) or acts only at the next boot, why.
 void switch_table::update_notes()
 {
+    const QString link = palette().color(QPalette::Link).name();
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         const auto p = static_cast<mm::patch>(i);
         const QString name = qs(mm::patch_name(p));
@@ -120,17 +150,33 @@ void switch_table::update_notes()
         if (m_ab && state(0, p) != state(1, p)) origin += tr("; <b>B differs</b>");
         m_name[i]->setText(
             QStringLiteral("<b>%1</b> %2 <small>(%3)</small>").arg(seed_id(i), name.toHtmlEscaped(), origin));
-        std::string why = mm::patch_not_applicable(p, state(0, p), m_era);
-        if (why.empty() && m_ab) why = mm::patch_not_applicable(p, state(1, p), m_era);
-        if (why.empty()) {
-            m_note[i]->setText(QStringLiteral("<small>%1</small>").arg(summary.toHtmlEscaped()));
-            m_note[i]->setToolTip(summary);
-        } else {
-            m_note[i]->setText(
-                QStringLiteral("<small>\u26a0 %1</small>")
-                    .arg(tr("means nothing on %1 (hover for why)").arg(qs(m_era.str())).toHtmlEscaped()));
-            m_note[i]->setToolTip(qs(why));
+        sim::flip_reach shown;
+        for (int side = 0; side < (m_ab ? 2 : 1); ++side) {
+            sim::flip_reach r = reach(side, p);
+            // In A/B a limit that only one side has is that side's.
+            if (m_ab && r.when != sim::switch_reach::now && reach(1 - side, p).when != r.when)
+                r.why = (side == 0 ? "A: " : "B: ") + r.why;
+            m_box[side][i]->setEnabled(r.when != sim::switch_reach::never);
+            m_box[side][i]->setToolTip(r.when == sim::switch_reach::never ? qs(r.why)
+                    : side == 0 ? tr("Turn %1 on or off on the running machine").arg(name)
+                                : tr("Turn %1 on or off on machine B").arg(name));
+            if (r.when > shown.when) shown = r; // the row tells the strongest limit of either side
         }
+        QString note;
+        switch (shown.when) {
+        case sim::switch_reach::now:
+            note = summary.toHtmlEscaped();
+            break;
+        case sim::switch_reach::next_boot:
+            note = QStringLiteral("\u21bb %1 <a href=\"reboot\" style=\"color:%2\">%3</a>")
+                       .arg(qs(shown.why).toHtmlEscaped(), link, tr("Reboot now"));
+            break;
+        case sim::switch_reach::never:
+            note = QStringLiteral("\u26a0 %1").arg(tr("Cannot act here: %1").arg(qs(shown.why)).toHtmlEscaped());
+            break;
+        }
+        m_note[i]->setText(QStringLiteral("<small>%1</small>").arg(note));
+        m_note[i]->setToolTip(shown.when == sim::switch_reach::now ? summary : qs(shown.why));
     }
 }
 
@@ -170,6 +216,10 @@ void switch_table::toggle(int side, mm::patch p)
 {
     if (side == 1 && !m_ab) return;
     QCheckBox* b = box(side, p);
+    if (!b->isEnabled()) {
+        emit flip_refused(b->toolTip());
+        return;
+    }
     b->setChecked(!b->isChecked());
     clicked(side, static_cast<unsigned>(p), b->isChecked());
 }

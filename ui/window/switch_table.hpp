@@ -1,10 +1,12 @@
 // The five patch switches: a row each with its shortcut key, an A (and in A/B mode a B) check box, the name,
-// a one-line explanation, where its value came from, a warning where it means nothing on the era, and a link to
-// its lesson. The boxes follow the running engine (snapshot::patches), except for a moment after a click, until
-// the engine shows the new value.
+// a one-line explanation, where its value came from, and a link to its lesson. Where a flip cannot act on this
+// machine the box is greyed and the row says why; where it acts only at the next boot the row says so and
+// offers the reboot (sim::reach_of_flip decides both). The boxes follow the running engine
+// (snapshot::patches), except for a moment after a click, until the engine shows the new value.
 #pragma once
 
 #include "sim/machine_config.hpp"
+#include "sim/switch_reach.hpp"
 
 #include "mm/kernel_version.hpp"
 #include "mm/patch_switches.hpp"
@@ -28,7 +30,12 @@ public:
 
     void set_ab(bool ab); // shows the B column
     bool ab() const { return m_ab; }
-    void set_era(const mm::kernel_version& era);
+    // The machine the switches act on: its nodes' CPUs and its era decide where a flip can act.
+    void set_machine(const mm::machine_spec& spec, const mm::kernel_version& era, int init_threads);
+    // Whether deferred init is over on the running machine (some flips then need a reboot).
+    void set_booted(bool booted);
+    // Where flipping `p` on `side` acts on this machine now (what the row says).
+    sim::flip_reach reach(int side, mm::patch p) const;
     void set_origins(const std::array<sim::switch_origin, mm::NR_PATCHES>& origin);
     // Sets the boxes of a side (0 = A or single, 1 = B) without emitting; forgets pending clicks.
     void set_states(int side, const mm::patch_set& ps);
@@ -38,12 +45,15 @@ public:
 
     bool state(int side, mm::patch p) const;
     QCheckBox* box(int side, mm::patch p) const;
-    // What a click does (keyboard shortcuts): flips the box and emits switch_toggled.
+    // What a click does (keyboard shortcuts): flips the box and emits switch_toggled; a greyed box is left
+    // alone and flip_refused says why.
     void toggle(int side, mm::patch p);
 
 signals:
     void switch_toggled(int side, mm::patch p, bool on);
     void lesson_requested(int seed);
+    void reboot_requested();
+    void flip_refused(const QString& why);
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -53,8 +63,13 @@ private:
     void update_links();
     void update_notes();
 
+    mm::patch_set states(int side) const;
+
     bool m_ab = false;
+    bool m_booted = false;
+    mm::machine_spec m_spec;
     mm::kernel_version m_era;
+    int m_init_threads = 0;
     std::array<sim::switch_origin, mm::NR_PATCHES> m_origin{};
     std::array<std::array<QCheckBox*, mm::NR_PATCHES>, 2> m_box{};
     std::array<QLabel*, mm::NR_PATCHES> m_name{};

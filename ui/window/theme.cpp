@@ -2,8 +2,11 @@
 #include "window/theme.hpp"
 
 #include <QApplication>
+#include <QFontInfo>
 #include <QStyle>
 #include <QStyleFactory>
+
+#include <algorithm>
 
 namespace pcplab::ui
 {
@@ -67,19 +70,25 @@ QPalette theme_palette(theme_kind t, bool high_contrast)
     return p;
 }
 
-void apply_theme(theme_kind t, bool presenter, const QFont& base_font)
+void apply_theme(theme_kind t, bool high_contrast, const QFont& base_font, double font_scale)
 {
     if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) != 0)
         QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setPalette(theme_palette(t, presenter));
+    QApplication::setPalette(theme_palette(t, high_contrast));
     QFont f = base_font;
-    if (presenter) {
+    if (font_scale != 1.0) {
         if (f.pointSizeF() > 0)
-            f.setPointSizeF(f.pointSizeF() * PRESENTER_FONT_SCALE);
+            f.setPointSizeF(f.pointSizeF() * font_scale);
         else if (f.pixelSize() > 0)
-            f.setPixelSize(static_cast<int>(f.pixelSize() * PRESENTER_FONT_SCALE));
+            f.setPixelSize(static_cast<int>(f.pixelSize() * font_scale));
     }
     QApplication::setFont(f);
+}
+
+double presenter_font_scale(const QFont& base_font, int screen_height)
+{
+    const double base_px = std::max(1, QFontInfo(base_font).pixelSize());
+    return std::max(1.0, screen_height / 48.0 / base_px);
 }
 
 } // namespace pcplab::ui

@@ -20,10 +20,12 @@ std::optional<theme_kind> parse_theme(const QString& name);
 QPalette theme_palette(theme_kind t, bool high_contrast);
 
 // Applies palette and font to the application: the Fusion style (so the palette is honoured on every
-// platform), the theme's palette, and the base font scaled by `font_scale` (presenter mode: about 1.6).
+// platform), the theme's palette (high contrast for presenter mode), and the base font scaled by `font_scale`.
 // `base_font` is the font the application started with (kept by the caller so scaling never compounds).
-void apply_theme(theme_kind t, bool presenter, const QFont& base_font);
+void apply_theme(theme_kind t, bool high_contrast, const QFont& base_font, double font_scale = 1.0);
 
-inline constexpr double PRESENTER_FONT_SCALE = 1.6;
+// Presenter mode's font scale for a screen `screen_height` pixels high: text about 1/48 of the screen high
+// (15 px at 720, 22 px at 1080, 45 px at 2160), never smaller than the base font.
+double presenter_font_scale(const QFont& base_font, int screen_height);
 
 } // namespace pcplab::ui

@@ -8,12 +8,15 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace pcplab::ui
 {
 
 namespace
 {
-constexpr quint32 STATE_VERSION = 1;
+const QSize MIN_VIEW_SIZE(160, 120);
+constexpr quint32 STATE_VERSION = 2; // 2: the grid's splitters as one block, focus as a list
 } // namespace
 
 QStringList view_area::grid_ids()
@@ -43,6 +46,10 @@ view_area::view_area(const std::vector<view*>& views, QWidget* parent)
     m_tabs->setDocumentMode(true);
     m_outer->addWidget(m_tabs);
 
+    // A view lays itself out in the room it gets: the window's size is the screen's to decide. (A plot's own
+    // minimum follows its labels and legend, at presenter mode's font too, and held the window wider than
+    // the screen.)
+    for (view* v : m_views) v->setMinimumSize(MIN_VIEW_SIZE);
     const QStringList grid = grid_ids();
     int placed = 0;
     for (const QString& id : grid) {
@@ -64,11 +71,12 @@ view_area::view_area(const std::vector<view*>& views, QWidget* parent)
     m_outer->setStretchFactor(2, 3);
     m_stack->addWidget(m_outer);
 
-    m_focus_page = new QWidget;
-    auto* fl = new QVBoxLayout(m_focus_page);
-    fl->setContentsMargins(0, 0, 0, 0);
+    m_focus_page = new QSplitter(Qt::Horizontal);
+    m_focus_page->setObjectName(QStringLiteral("focus-page"));
+    m_focus_page->setChildrenCollapsible(false);
     m_stack->addWidget(m_focus_page);
     connect(m_tabs, &QTabWidget::currentChanged, this, &view_area::layout_changed);
+    connect(m_tabs, &QTabWidget::tabBarClicked, this, [this] { m_pinned.clear(); }); // the user's choice now
 }
 
 view* view_area::find(const QString& id) const
@@ -89,7 +97,7 @@ void view_area::raise_view(const QString& id)
 {
     view* v = find(id);
     if (!v) return;
-    if (!m_focus_id.isEmpty() && m_focus_id != id) set_focus_view({});
+    if (!m_focus_ids.isEmpty() && !m_focus_ids.contains(id)) set_focus_view({});
     const int ti = m_tabs->indexOf(v);
     if (ti >= 0) m_tabs->setCurrentIndex(ti);
 }
@@ -97,8 +105,11 @@ void view_area::raise_view(const QString& id)
 void view_area::highlight(const QString& id)
 {
     if (!find(id)) return;
-    m_tab_before_boot.clear();
+    // The boot's deferred-init tab gives way: the tab the user had comes back (the view asked for may be in
+    // the grid, where raising it leaves the tabs as they are).
+    if (!m_tab_before_boot.isEmpty()) raise_view(std::exchange(m_tab_before_boot, QString()));
     raise_view(id);
+    m_pinned = id;
 }
 
 QString view_area::current_tab() const
@@ -110,7 +121,7 @@ QString view_area::current_tab() const
 void view_area::show_boot(bool booting)
 {
     const QString deferred = QStringLiteral("deferred");
-    if (!m_focus_id.isEmpty()) return; // one view was asked for: it stays
+    if (!m_focus_ids.isEmpty() || !m_pinned.isEmpty()) return; // a view was asked for: it stays
     if (booting && m_tab_before_boot.isEmpty() && m_tabs->indexOf(find(deferred)) >= 0) {
         m_tab_before_boot = current_tab();
         if (m_tab_before_boot == deferred)
@@ -123,58 +134,78 @@ void view_area::show_boot(bool booting)
     }
 }
 
+// The focused views go back where they came from, last taken first (so that the indices still hold).
 void view_area::put_back()
 {
-    view* v = find(m_focus_id);
-    if (v && m_home) {
-        if (auto* tabs = qobject_cast<QTabWidget*>(m_home.data())) {
-            tabs->insertTab(m_home_index, v, v->title());
-            tabs->setCurrentIndex(m_home_index);
-        } else if (auto* split = qobject_cast<QSplitter*>(m_home.data())) {
-            split->insertWidget(m_home_index, v);
+    for (int i = static_cast<int>(m_focus_ids.size()) - 1; i >= 0; --i) {
+        view* v = find(m_focus_ids[i]);
+        const home& h = m_homes[static_cast<std::size_t>(i)];
+        if (!v || !h.parent) continue;
+        if (auto* tabs = qobject_cast<QTabWidget*>(h.parent.data())) {
+            tabs->insertTab(h.index, v, v->title());
+            tabs->setCurrentIndex(h.index);
+        } else if (auto* split = qobject_cast<QSplitter*>(h.parent.data())) {
+            split->insertWidget(h.index, v);
         }
         v->show();
     }
-    m_focus_id.clear();
-    m_home = nullptr;
-    m_home_index = -1;
+    m_focus_ids.clear();
+    m_homes.clear();
     m_stack->setCurrentWidget(m_outer);
 }
 
 bool view_area::set_focus_view(const QString& id)
 {
-    view* v = id.isEmpty() ? nullptr : find(id);
-    if (id == m_focus_id && (v || id.isEmpty())) return v || id.isEmpty();
-    if (!m_focus_id.isEmpty()) put_back();
-    if (!v) {
+    return set_focus_views(id.isEmpty() ? QStringList() : QStringList{id});
+}
+
+bool view_area::set_focus_views(const QStringList& ids)
+{
+    if (ids.size() > 2) return false;
+    for (const QString& id : ids)
+        if (!find(id)) return false;
+    if (ids == m_focus_ids) return true;
+    if (!m_focus_ids.isEmpty()) put_back();
+    if (ids.isEmpty()) {
         emit layout_changed();
-        return id.isEmpty();
+        return true;
     }
-    if (const int ti = m_tabs->indexOf(v); ti >= 0) {
-        m_home = m_tabs;
-        m_home_index = ti;
-        m_tabs->removeTab(ti);
-    } else {
-        for (auto* row : m_rows)
-            if (const int si = row->indexOf(v); si >= 0) {
-                m_home = row;
-                m_home_index = si;
-            }
+    m_grid_before_focus = grid_state();
+    for (const QString& id : ids) {
+        view* v = find(id);
+        home h;
+        if (const int ti = m_tabs->indexOf(v); ti >= 0) {
+            h = {m_tabs, ti};
+            m_tabs->removeTab(ti);
+        } else {
+            for (auto* row : m_rows)
+                if (const int si = row->indexOf(v); si >= 0) h = {row, si};
+        }
+        m_homes.push_back(h);
+        m_focus_page->addWidget(v); // reparents it out of the splitter or tab
+        v->show();
     }
-    m_focus_page->layout()->addWidget(v); // reparents it out of the splitter or tab
-    v->show();
-    m_focus_id = id;
+    m_focus_ids = ids;
     m_stack->setCurrentWidget(m_focus_page);
     emit layout_changed();
     return true;
+}
+
+QByteArray view_area::grid_state() const
+{
+    QByteArray out;
+    QDataStream ds(&out, QIODevice::WriteOnly);
+    ds << m_outer->saveState() << m_rows[0]->saveState() << m_rows[1]->saveState();
+    return out;
 }
 
 QByteArray view_area::save_state() const
 {
     QByteArray out;
     QDataStream ds(&out, QIODevice::WriteOnly);
-    ds << STATE_VERSION << m_outer->saveState() << m_rows[0]->saveState() << m_rows[1]->saveState();
-    ds << (m_tab_before_boot.isEmpty() ? current_tab() : m_tab_before_boot) << m_focus_id;
+    // With views focused, the grid is missing them: its sizes are those from before.
+    ds << STATE_VERSION << (m_focus_ids.isEmpty() ? grid_state() : m_grid_before_focus);
+    ds << (m_tab_before_boot.isEmpty() ? current_tab() : m_tab_before_boot) << m_focus_ids.join(QLatin1Char(','));
     return out;
 }
 
@@ -182,17 +213,21 @@ bool view_area::restore_state(const QByteArray& state)
 {
     QDataStream ds(state);
     quint32 version = 0;
-    QByteArray outer, row0, row1;
+    QByteArray grid, outer, row0, row1;
     QString current_tab, focus;
     ds >> version;
     if (version != STATE_VERSION) return false;
-    ds >> outer >> row0 >> row1 >> current_tab >> focus;
+    ds >> grid >> current_tab >> focus;
     if (ds.status() != QDataStream::Ok) return false;
+    QDataStream gs(grid);
+    gs >> outer >> row0 >> row1;
+    if (gs.status() != QDataStream::Ok) return false;
+    set_focus_view({}); // every view in its place before the splitters and the tab are restored
     m_outer->restoreState(outer);
     m_rows[0]->restoreState(row0);
     m_rows[1]->restoreState(row1);
     if (!current_tab.isEmpty()) raise_view(current_tab);
-    set_focus_view(focus);
+    set_focus_views(focus.isEmpty() ? QStringList() : focus.split(QLatin1Char(',')));
     return true;
 }
 

@@ -13,6 +13,7 @@
 #include "../bench_option.hpp"
 #include "sim/host_malloc.hpp"
 #include "window/frame_pump.hpp"
+#include "window/machine_control.hpp"
 #include "window/main_window.hpp"
 
 #include <QApplication>
@@ -176,7 +177,7 @@ int main(int argc, char** argv)
         QElapsedTimer t;
         t.start();
         const qint64 call_from = gaps.now();
-        w.choose_preset(QString::fromStdString(p));
+        w.machine()->choose_preset(QString::fromStdString(p));
         const double call_ms = static_cast<double>(gaps.now() - call_from) / 1e6;
         // The call itself held the thread: it counts as a gap too.
         gaps.tick();

@@ -1,7 +1,7 @@
 // The window's recordings: replaying one (a timeline bar at the bottom while it plays), recording the live
 // run(s), comparing recordings and exporting the current view as a figure. Every problem is a message that
 // names the file; the live machine is never stopped by one.
-#include "window/main_window.hpp"
+#include "window/session_control.hpp"
 
 #include "session/compare_view.hpp"
 #include "session/figure_export.hpp"
@@ -9,22 +9,28 @@
 #include "session/timeline_bar.hpp"
 #include "window/controls_panel.hpp"
 #include "window/frame_pump.hpp"
+#include "window/machine_control.hpp"
 #include "window/qt_text.hpp"
 #include "window/recorded_setup.hpp"
 #include "window/recording_tap.hpp"
 #include "window/view_area.hpp"
+#include "window/window_status.hpp"
 
 #include "session/recording_schema.hpp"
 #include "session/recording_writer.hpp"
 
 #include <QAction>
+#include <QDateTime>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QPdfWriter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QSvgGenerator>
 #include <QToolBar>
@@ -32,42 +38,67 @@
 
 #include <qcustomplot.h>
 
+#include <utility>
+
 namespace pcplab::ui
 {
 
 namespace
 {
+// A recorded snapshot every 10 ms of virtual time, whatever the speed: `pcplab-cli run --record` samples its
+// run 200 times (duration / 200, at most every 10 ms), so a window recording is at least as dense.
+constexpr sim::vtime_ns RECORD_SAMPLE_NS = 10'000'000;
+
 const QString k_recordings = QObject::tr("pcplab recordings (*.db *.sqlite *.pcplab);;All files (*)");
+} // namespace
+
+session_control::session_control(const parts& p, QObject* parent)
+    : QObject(parent)
+    , m_parts(p)
+    , m_tap(std::make_shared<recording_tap>())
+{
+    m_parts.machine->set_publish_hook(
+        [tap = m_tap](std::uint64_t id, const published_pair& pair) { tap->publish(id, pair); });
+    connect(m_parts.machine, &machine_control::source_leaving, this, &session_control::end_replay_ui);
+    connect(m_parts.machine, &machine_control::source_changed, this, &session_control::begin_replay_ui);
 }
 
-void main_window::build_session_actions(QMenu* file)
+session_control::~session_control()
 {
-    auto add = [this, file](const QString& text, const QKeySequence& key, const QString& tip) {
+    end_replay_ui();
+    m_tap->stop(); // the engines are stopped (the machine goes first): nothing publishes any more
+}
+
+void session_control::add_actions(QMenu* file)
+{
+    QWidget* win = m_parts.window;
+    auto add = [win, file](const QString& text, const QKeySequence& key, const QString& tip) {
         QAction* a = file->addAction(text);
         if (!key.isEmpty()) a->setShortcut(key);
         a->setToolTip(tip);
         a->setStatusTip(tip);
-        addAction(a);
+        win->addAction(a);
         return a;
     };
     connect(add(tr("Open recording..."), QKeySequence(tr("Ctrl+O")), tr("Replay a recording in the views")),
         &QAction::triggered, this, [this] {
-            const QString f = QFileDialog::getOpenFileName(this, tr("Open recording"), {}, k_recordings);
+            const QString f = QFileDialog::getOpenFileName(m_parts.window, tr("Open recording"), {}, k_recordings);
             if (f.isEmpty()) return;
             if (const QString err = open_recording(f); !err.isEmpty())
-                QMessageBox::warning(this, tr("Open recording"), err);
+                QMessageBox::warning(m_parts.window, tr("Open recording"), err);
         });
     m_live_action = add(tr("Back to live machine"), {}, tr("Leave the replay and boot the live machine again"));
     m_live_action->setEnabled(false);
-    connect(m_live_action, &QAction::triggered, this, &main_window::back_to_live);
+    connect(m_live_action, &QAction::triggered, this, &session_control::back_to_live);
     m_record_action = add(tr("Record..."), QKeySequence(tr("Ctrl+Shift+R")),
         tr("Record the live run (A and B in A/B mode) to a file until unchecked"));
     m_record_action->setCheckable(true);
     connect(m_record_action, &QAction::triggered, this, [this](bool on) {
         QString err;
         if (on) {
-            const QString f = QFileDialog::getSaveFileName(this, tr("Record to"),
-                QStringLiteral("pcplab-%1.db").arg(qs(m_setup.preset).section(QLatin1Char('/'), -1)), k_recordings);
+            const QString f = QFileDialog::getSaveFileName(m_parts.window, tr("Record to"),
+                QStringLiteral("pcplab-%1.db").arg(qs(m_parts.machine->setup().preset).section(QLatin1Char('/'), -1)),
+                k_recordings);
             if (f.isEmpty()) {
                 m_record_action->setChecked(false);
                 return;
@@ -76,28 +107,35 @@ void main_window::build_session_actions(QMenu* file)
         } else {
             err = stop_recording();
         }
-        if (!err.isEmpty()) QMessageBox::warning(this, tr("Record"), err);
+        if (!err.isEmpty()) QMessageBox::warning(m_parts.window, tr("Record"), err);
+    });
+    m_record_compare_action = add(tr("Record A/B and compare"), QKeySequence(tr("Ctrl+Shift+K")),
+        tr("Record the running A/B pair until the run finishes (or until pressed again), then compare A and B"));
+    m_record_compare_action->setCheckable(true);
+    connect(m_record_compare_action, &QAction::triggered, this, [this](bool on) {
+        const QString err = on ? start_ab_comparison() : finish_ab_comparison();
+        if (!err.isEmpty()) QMessageBox::warning(m_parts.window, tr("Record A/B and compare"), err);
     });
     connect(add(tr("Compare recordings..."), {}, tr("Overlay two or more recordings and tabulate them")),
         &QAction::triggered, this, [this] {
-            const QStringList files
-                = QFileDialog::getOpenFileNames(this, tr("Compare recordings (choose two or more)"), {}, k_recordings);
+            const QStringList files = QFileDialog::getOpenFileNames(
+                m_parts.window, tr("Compare recordings (choose two or more)"), {}, k_recordings);
             if (files.isEmpty()) return;
             if (const QString err = compare_recordings(files); !err.isEmpty())
-                QMessageBox::warning(this, tr("Compare recordings"), err);
+                QMessageBox::warning(m_parts.window, tr("Compare recordings"), err);
         });
     connect(add(tr("Export figure..."), QKeySequence(tr("Ctrl+E")), tr("Save the current view's plot")),
         &QAction::triggered, this, [this] {
             const QString f
-                = QFileDialog::getSaveFileName(this, tr("Export figure"), QStringLiteral("pcplab-figure.png"),
+                = QFileDialog::getSaveFileName(m_parts.window, tr("Export figure"), QStringLiteral("pcplab-figure.png"),
                     tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
             if (f.isEmpty()) return;
             if (const QString err = export_figure(f); !err.isEmpty())
-                QMessageBox::warning(this, tr("Export figure"), err);
+                QMessageBox::warning(m_parts.window, tr("Export figure"), err);
         });
 }
 
-QString main_window::open_recording(const QString& path)
+QString session_control::open_recording(const QString& path)
 {
     std::unique_ptr<replay_source> r;
     try {
@@ -106,29 +144,31 @@ QString main_window::open_recording(const QString& path)
         // recording_error names the file; anything else (a file sqlite cannot open at all) gets its name here.
         QString what = qs(e.what());
         if (!what.contains(path)) what = QStringLiteral("%1: %2").arg(path, what);
-        show_message(tr("Cannot replay %1").arg(what), 15000);
+        m_parts.status->show_message(tr("Cannot replay %1").arg(what), 15000);
         return what;
     }
     if (r->snapshot_count() == 0) {
         const QString what = tr("%1: the recording has no snapshots").arg(path);
-        show_message(tr("Cannot replay %1").arg(what), 15000);
+        m_parts.status->show_message(tr("Cannot replay %1").arg(what), 15000);
         return what;
     }
-    open_source(std::move(r));
-    show_message(tr("Replaying %1 (Space plays, \"Back to live machine\" in the File menu returns)")
-                     .arg(QFileInfo(path).fileName()),
+    m_parts.machine->open_source(std::move(r));
+    m_parts.status->show_message(tr("Replaying %1 (Space plays, \"Back to live machine\" in the File menu returns)")
+                                     .arg(QFileInfo(path).fileName()),
         8000);
     return {};
 }
 
-void main_window::begin_replay_ui(replay_source* r)
+void session_control::begin_replay_ui(frame_source* s)
 {
+    auto* r = qobject_cast<replay_source*>(s);
     if (!r) return;
+    m_parts.status->show_message(tr("Replaying a recording"), 4000);
     if (!m_replay_bar) {
-        m_replay_bar = new QToolBar(tr("Replay"), this);
+        m_replay_bar = new QToolBar(tr("Replay"), m_parts.window);
         m_replay_bar->setObjectName(QStringLiteral("replay-bar"));
         m_replay_bar->setMovable(false);
-        addToolBar(Qt::BottomToolBarArea, m_replay_bar);
+        m_parts.window->addToolBar(Qt::BottomToolBarArea, m_replay_bar);
     }
     auto* label = new QLabel(QStringLiteral(" %1 ").arg(QFileInfo(qs(r->recording().path())).fileName()));
     label->setToolTip(tr("The recording being replayed"));
@@ -142,17 +182,17 @@ void main_window::begin_replay_ui(replay_source* r)
     m_replay_bar->show();
     if (m_live_action) m_live_action->setEnabled(true);
     // A history only appends: after a backward scrub it is rebuilt up to where the replay landed.
+    frame_pump* pump = m_parts.pump;
     connect(r, &replay_source::rewound, this,
-        [this, r] { m_pump->rebuild_history([r](history& h) { r->refill_history(h); }); });
+        [pump, r] { pump->rebuild_history([r](history& h) { r->refill_history(h); }); });
     // The controls show how the recording was made (its snapshots then move the switch boxes as they were).
     const session::recording& rec = r->recording();
     const recorded_setup shown = setup_of_recording(rec.run(r->run()), r->run_b() ? &rec.run(r->run_b()) : nullptr);
-    m_controls->show_setup(shown.setup, shown.resolved);
-    m_controls->set_replay(true);
-    update_title();
+    m_parts.controls->show_setup(shown.setup, shown.resolved);
+    m_parts.controls->set_replay(true);
 }
 
-void main_window::end_replay_ui()
+void session_control::end_replay_ui()
 {
     if (m_timeline) delete m_timeline->parentWidget(); // the timeline refers to the replay: it goes first
     m_timeline = nullptr;
@@ -164,40 +204,35 @@ void main_window::end_replay_ui()
         m_replay_bar->hide();
     }
     if (m_live_action) m_live_action->setEnabled(false);
-    if (m_controls->replay()) {
-        m_controls->set_replay(false);
-        m_controls->show_setup(m_setup, m_resolved); // the live machine's again
+    if (m_parts.controls->replay()) {
+        m_parts.controls->set_replay(false);
+        m_parts.controls->show_setup(m_parts.machine->setup(), m_parts.machine->resolved()); // the live one's
     }
 }
 
-timeline_bar* main_window::timeline() const
+void session_control::back_to_live()
 {
-    return m_timeline;
+    m_parts.machine->back_to_live();
 }
 
-void main_window::back_to_live()
+QString session_control::start_recording(const QString& path)
 {
-    if (m_source && !m_source->is_replay()) return;
-    if (m_lesson_machine)
-        start_lesson_machine(*m_lesson_machine);
-    else
-        apply_setup(m_setup);
-}
-
-QString main_window::start_recording(const QString& path)
-{
+    const machine_control* m = m_parts.machine;
     std::optional<session::run_header> base;
-    if (m_source && !m_source->is_replay()) base = session::run_header_for(m_resolved.a, m_setup.preset);
-    const std::string err = m_tap->start(path.toStdString(), base);
+    if (m->source() && !m->replaying()) base = session::run_header_for(m->resolved().a, m->setup().preset);
+    const std::string err = m_tap->start(path.toStdString(), base,
+        "every published snapshot: one per " + std::to_string(RECORD_SAMPLE_NS / 1'000'000)
+            + " ms of virtual time, and about 30 per wall second");
     if (!err.empty()) {
         const QString what = qs(err).contains(path) ? qs(err) : QStringLiteral("%1: %2").arg(path, qs(err));
-        show_message(tr("Cannot record: %1").arg(what), 15000);
+        m_parts.status->show_message(tr("Cannot record: %1").arg(what), 15000);
         if (m_record_action) m_record_action->setChecked(false);
         show_recording_state();
         return what;
     }
     if (m_record_action) m_record_action->setChecked(true);
-    show_message(m_source && m_source->is_replay()
+    m_parts.machine->set_sample_interval(RECORD_SAMPLE_NS);
+    m_parts.status->show_message(m->replaying()
             ? tr("Recording to %1: the live machine is recorded once it runs again").arg(path)
             : tr("Recording to %1").arg(path),
         5000);
@@ -205,37 +240,80 @@ QString main_window::start_recording(const QString& path)
     return {};
 }
 
-QString main_window::stop_recording()
+QString session_control::stop_recording()
 {
     if (!m_tap->active()) return {};
     const QString path = qs(m_tap->path());
+    m_parts.machine->set_sample_interval(0);
     const std::string err = m_tap->stop();
     if (m_record_action) m_record_action->setChecked(false);
     show_recording_state();
     if (!err.empty()) {
-        show_message(tr("Recording %1 failed: %2").arg(path, qs(err)), 15000);
+        m_parts.status->show_message(tr("Recording %1 failed: %2").arg(path, qs(err)), 15000);
         return qs(err);
     }
-    show_message(tr("Recorded %1 snapshots to %2").arg(m_tap->last_written()).arg(path), 8000);
+    m_parts.status->show_message(tr("Recorded %1 snapshots to %2").arg(m_tap->last_written()).arg(path), 8000);
     return {};
 }
 
-bool main_window::recording() const
+bool session_control::recording() const
 {
     return m_tap->active();
 }
 
-std::uint64_t main_window::recorded_snapshots() const
+std::uint64_t session_control::recorded_snapshots() const
 {
     return m_tap->written();
 }
 
-void main_window::show_recording_state()
+QString session_control::start_ab_comparison()
 {
+    const machine_control* m = m_parts.machine;
+    QString err;
+    if (!m->source() || m->replaying() || !m->setup().ab)
+        err = tr("Record A/B and compare needs the live machine in A/B mode (Run > A/B, Ctrl+B)");
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    if (err.isEmpty() && !QDir().mkpath(dir)) err = tr("%1: cannot make the folder for the recording").arg(dir);
+    if (err.isEmpty()) {
+        const QString file = QStringLiteral("%1/ab-%2-%3.db")
+                                 .arg(dir, qs(m->setup().preset).section(QLatin1Char('/'), -1),
+                                     QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        err = start_recording(file);
+        if (err.isEmpty()) m_compare_path = file;
+    }
+    if (!err.isEmpty()) {
+        m_parts.status->show_message(err, 10000);
+        if (m_record_compare_action) m_record_compare_action->setChecked(false);
+        return err;
+    }
+    if (m_record_compare_action) m_record_compare_action->setChecked(true);
+    m_parts.status->show_message(
+        tr("Recording A and B to %1: Compare opens when the run finishes").arg(m_compare_path), 8000);
+    return {};
+}
+
+QString session_control::finish_ab_comparison()
+{
+    if (m_compare_path.isEmpty()) return {};
+    const QString path = std::exchange(m_compare_path, QString());
+    if (m_record_compare_action) m_record_compare_action->setChecked(false);
+    if (const QString err = stop_recording(); !err.isEmpty()) return err;
+    return compare_recordings({path});
+}
+
+void session_control::show_recording_state()
+{
+    // A comparison being recorded ends with the run: both machines finished.
+    if (!m_compare_path.isEmpty()) {
+        const auto a = m_parts.pump->shown_a();
+        const auto b = m_parts.pump->shown_b();
+        if (a && b && a->state == sim::run_state::finished && b->state == sim::run_state::finished)
+            finish_ab_comparison();
+    }
     if (!m_status_record) {
         m_status_record = new QLabel;
         m_status_record->setToolTip(tr("Recording the live run (File > Record...)"));
-        statusBar()->insertPermanentWidget(0, m_status_record);
+        m_parts.window->statusBar()->insertPermanentWidget(0, m_status_record);
     }
     if (!m_tap->active()) {
         m_status_record->hide();
@@ -249,24 +327,28 @@ void main_window::show_recording_state()
     m_status_record->show();
 }
 
-QString main_window::compare_recordings(const QStringList& paths)
+QString session_control::compare_recordings(const QStringList& paths)
 {
-    if (paths.size() < 2) {
-        const QString what = tr("choose two or more recordings to compare");
-        show_message(what);
-        return what;
+    const QString too_few = tr("choose two or more recordings to compare, or one recording of an A/B pair");
+    if (paths.isEmpty()) {
+        m_parts.status->show_message(too_few);
+        return too_few;
     }
     std::vector<std::string> files;
     for (const QString& p : paths) files.push_back(p.toStdString());
-    compare_view* view = nullptr;
+    std::unique_ptr<compare_view> view;
     try {
-        view = new compare_view(files);
+        view = std::make_unique<compare_view>(files);
     } catch (const std::exception& e) {
         const QString what = qs(e.what());
-        show_message(tr("Cannot compare: %1").arg(what), 15000);
+        m_parts.status->show_message(tr("Cannot compare: %1").arg(what), 15000);
         return what;
     }
-    auto* win = new QWidget(this, Qt::Window);
+    if (view->columns() < 2) {
+        m_parts.status->show_message(too_few);
+        return too_few;
+    }
+    auto* win = new QWidget(m_parts.window, Qt::Window);
     win->setAttribute(Qt::WA_DeleteOnClose);
     win->setObjectName(QStringLiteral("compare-window"));
     QStringList names;
@@ -274,18 +356,18 @@ QString main_window::compare_recordings(const QStringList& paths)
     win->setWindowTitle(tr("Compare — %1").arg(names.join(QStringLiteral(", "))));
     auto* lay = new QVBoxLayout(win);
     lay->setContentsMargins(4, 4, 4, 4);
-    lay->addWidget(view);
+    lay->addWidget(view.release());
     win->resize(1100, 800);
     win->show();
     m_compare_window = win;
     return {};
 }
 
-QString main_window::export_figure(const QString& path)
+QString session_control::export_figure(const QString& path)
 {
-    QString id = m_views->focus_view();
-    if (id.isEmpty()) id = m_views->current_tab();
-    QWidget* w = m_views->find(id);
+    QString id = m_parts.views->focus_view();
+    if (id.isEmpty()) id = m_parts.views->current_tab();
+    QWidget* w = m_parts.views->find(id);
     if (!w) return tr("no view to export");
     const QString ext = QFileInfo(path).suffix().toLower();
     const auto fmt = figure_format_from(ext.isEmpty() ? "png" : ext.toStdString());
@@ -319,10 +401,10 @@ QString main_window::export_figure(const QString& path)
         }
     }
     if (!err.isEmpty()) {
-        show_message(tr("Export failed: %1").arg(err), 10000);
+        m_parts.status->show_message(tr("Export failed: %1").arg(err), 10000);
         return err;
     }
-    show_message(tr("Saved the %1 view to %2").arg(id, path));
+    m_parts.status->show_message(tr("Saved the %1 view to %2").arg(id, path));
     return {};
 }
 

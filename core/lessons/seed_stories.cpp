@@ -1,0 +1,187 @@
+// The story table. Each caption says what the teacher points at; each figure is an expression of the lessons'
+// condition language (lessons/README.md), evaluated on machine A and on machine B. A machine is the seed's as
+// `pcplab-cli seeds` runs it (core/sim/seed_scenarios.cpp says why each is scaled as it is).
+#include "lessons/seed_stories.hpp"
+
+#include "lessons/lesson.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace pcplab::lessons
+{
+
+namespace
+{
+
+constexpr sim::vtime_ns MS = 1'000'000;
+
+struct figure_text {
+    const char* label;
+    const char* expr;
+    const char* unit;
+};
+
+struct checkpoint_text {
+    sim::vtime_ns after_boot_ns;
+    const char* view;
+    const char* title;
+    const char* caption;
+    std::vector<figure_text> figures;
+};
+
+struct story_text {
+    const char* seed;
+    const char* title;
+    const char* summary;
+    double speed;
+    std::vector<checkpoint_text> checkpoints;
+};
+
+// A is the kernel without the patch, B with it: "B vs A" in the key figures is the patch's effect.
+const std::vector<story_text>& table()
+{
+    static const std::vector<story_text> t = {
+        {"000", "Seed 000: batch and high recalculated after deferred init",
+            "epyc2-256 on 5.4.0-rc3: A keeps batch 7 from boot, B recalculates to 63", 1e8,
+            {
+                {0, "limits", "The limits after boot",
+                    "Deferred init has just finished. Machine B has the fix: once all memory was there it "
+                    "recalculated every pageset, batch 63. Machine A is 5.4.0-rc3 as Mel Gorman found it: its "
+                    "Normal zones kept batch 7, computed at boot from their first 128 MiB.",
+                    {{"batch of the Normal zones", "min(zones where zone == \"Normal\", batch)", ""},
+                        {"high of the Normal zones", "min(zones where zone == \"Normal\", high)", ""}}},
+                {60 * MS, "locks", "zone->lock under kernbench",
+                    "The build is running on all 256 CPUs. With batch 7, A refills its per-CPU lists seven pages "
+                    "at a time where B takes 63: A goes to zone->lock far more often, and its CPUs queue for it.",
+                    {{"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""},
+                        {"time waiting for zone->lock", "sum(zones, lock.wait_ns)", "ns"},
+                        {"contention", "max(zones, lock.contention_pct)", "%"}}},
+                {200 * MS, "rates", "What it costs",
+                    "The waiting is system time: on the same build A spends far more of it than B. The paper "
+                    "measured 14760 s against 4552 s of system time for a 256-job kernbench.",
+                    {{"system time", "sys_ns", "ns"}, {"user time", "user_ns", "ns"},
+                        {"jobs done", "score.work_units", ""}}},
+            }},
+        {"001", "Seed 001: bulk free picks its pages outside zone->lock",
+            "skylake-4s on v4.17, page_fault1: A frees under the lock, B picks first", 1e8,
+            {
+                {45 * MS, "locks", "Holds of free_pcppages_bulk",
+                    "Every CPU faults in 16 MiB and unmaps it; the unmap overflows the per-CPU lists and "
+                    "free_pcppages_bulk gives pages back to the buddy allocator under zone->lock. A also picks "
+                    "the pages off the lists while it holds the lock; B (Aaron Lu's patch) picks them first and "
+                    "holds the lock only to free them.",
+                    {{"mean hold of free_pcppages_bulk", "max(zones, caller.free_pcppages_bulk.mean_hold_ns)", "ns"},
+                        {"time waiting for zone->lock", "sum(zones, lock.wait_ns)", "ns"},
+                        {"contention", "max(zones, lock.contention_pct)", "%"}}},
+                {175 * MS, "rates", "Throughput",
+                    "Shorter holds mean shorter queues: B's CPUs spend less time spinning and fault in more "
+                    "memory in the same virtual time. The tasks move in convoy, so B's lead shows as rounds "
+                    "of loops finished earlier, here in its third round.",
+                    {{"loops done", "score.work_units", ""}, {"system time", "sys_ns", "ns"},
+                        {"spinning", "spin_ns", "ns"}}},
+            }},
+        {"002", "Seed 002: per-CPU high tuned to the workload",
+            "intel-2s-224 on v6.7, kernbench: A keeps a fixed high, B grows it on refill", 1e8,
+            {
+                {40 * MS, "limits", "pcp->high moves on B",
+                    "On B (Huang Ying's auto-tuning) a CPU that refills its list raises its own pcp->high, up "
+                    "to high_max; the vmstat tick lets it decay again. A keeps the high it booted with.",
+                    {{"mean high of the Normal pagesets", "mean(pagesets where zone == \"Normal\", high)", ""},
+                        {"largest high", "max(pagesets where zone == \"Normal\", high)", ""}}},
+                {200 * MS, "locks", "Fewer trips to zone->lock",
+                    "A larger high keeps freed pages on the CPU for the next allocation: B goes to the buddy "
+                    "allocator less often and waits less for zone->lock.",
+                    {{"pages from the buddy allocator", "totals.zone_allocs", ""},
+                        {"time waiting for zone->lock", "sum(zones, lock.wait_ns)", "ns"},
+                        {"contention", "max(zones, lock.contention_pct)", "%"}}},
+            }},
+        {"003", "Seed 003: long zone->lock holds broken into batches",
+            "meta-1t-316 on v6.18, stress-vm: A frees thousands of pages in one hold, B a batch at a time", 1e8,
+            {
+                {650 * MS, "locks", "Drains under memory pressure",
+                    "stress-vm fills memory and unmaps it. Once memory runs low, reclaim drains every CPU's "
+                    "lists: A frees up to 32 batches (2016 pages) in one zone->lock hold; B (Joshua Hahn's "
+                    "series) drops the lock after every batch, so the other CPUs get their turn. Until then "
+                    "both machines run alike.",
+                    {{"longest hold", "max(zones, lock.hold_max_ns)", "ns"},
+                        {"longest wait for zone->lock", "max(zones, lock.wait_max_ns)", "ns"}}},
+            }},
+        {"004", "Seed 004: deferred init in parallel",
+            "xeon-88-503g on 4.15-rc2: A initialises each node with one thread, B with a quarter of its CPUs", 1e8,
+            {
+                {0, "deferred", "The boot",
+                    "Struct pages above the first section of each node are initialised after boot by deferred "
+                    "init. A runs one thread per node; B (Daniel Jordan's RFC) splits each node's memory over a "
+                    "quarter of its CPUs and finishes several times sooner.",
+                    {{"init threads per node", "max(nodes, init_threads)", ""},
+                        {"modelled deferred-init time (slowest node)", "max(nodes, init_modelled_ms) * 1ms", "ns"}}},
+            }},
+    };
+    return t;
+}
+
+compiled_expr compile_or_throw(const std::string& story, const std::string& text)
+{
+    auto r = compile_expr(text, vtype::number);
+    if (auto* e = std::get_if<expr_error>(&r))
+        throw std::logic_error(
+            "story " + story + ": '" + text + "' column " + std::to_string(e->column) + ": " + e->message);
+    return std::get<compiled_expr>(std::move(r));
+}
+
+std::vector<story> compile_table()
+{
+    std::vector<story> out;
+    for (const story_text& st : table()) {
+        story s;
+        s.seed = sim::find_seed_reference(st.seed);
+        if (!s.seed) throw std::logic_error(std::string("story ") + st.seed + ": no such seed");
+        s.title = st.title;
+        s.summary = st.summary;
+        s.speed = st.speed;
+        for (const checkpoint_text& ct : st.checkpoints) {
+            story_checkpoint c;
+            c.after_boot_ns = ct.after_boot_ns;
+            c.view = ct.view;
+            const auto& views = view_ids();
+            if (std::find(views.begin(), views.end(), c.view) == views.end())
+                throw std::logic_error(std::string("story ") + st.seed + ": no view '" + c.view + "'");
+            c.title = ct.title;
+            c.caption = ct.caption;
+            for (const figure_text& ft : ct.figures)
+                c.figures.push_back({ft.label, compile_or_throw(st.seed, ft.expr), ft.unit});
+            s.checkpoints.push_back(std::move(c));
+        }
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
+} // namespace
+
+const std::vector<story>& seed_stories()
+{
+    static const std::vector<story> stories = compile_table();
+    return stories;
+}
+
+const story* find_story(const std::string& seed_id)
+{
+    const sim::seed_reference* ref = sim::find_seed_reference(seed_id);
+    for (const story& s : seed_stories())
+        if (s.seed == ref) return &s;
+    return nullptr;
+}
+
+story_machines make_story_machines(const story& s)
+{
+    story_machines m{sim::make_seed_scenario(*s.seed, sim::seed_scale::full), {}, {}, {}};
+    m.a = sim::seed_engine_config(m.scenario, m.scenario.off);
+    m.b = sim::seed_engine_config(m.scenario, m.scenario.on);
+    m.a.keep_events = m.b.keep_events = true;
+    m.make_load = sim::seed_workload_factory(m.scenario);
+    return m;
+}
+
+} // namespace pcplab::lessons

@@ -1,0 +1,86 @@
+// The key figures' verdicts: a change is better or worse per unit of work, and neither where that is not
+// defined. In classroom A/B, B without seed 000's fix did more work with less sys time in total; its longest
+// hold was shorter. Neither may paint the fix as harmful.
+#include "window/delta_panel.hpp"
+#include "window/key_figures.hpp"
+
+#include <QApplication>
+#include <QLabel>
+
+#include <catch2/catch.hpp>
+
+using namespace pcplab;
+using namespace pcplab::ui;
+
+namespace
+{
+sim::snapshot machine(double sys_ms, double user_ms, double work, double longest_hold_us, double contention)
+{
+    sim::snapshot s;
+    s.sim_time_ns = 1'000'000'000;
+    s.cpus.resize(1);
+    s.cpus[0].sys_ns = static_cast<std::uint64_t>(sys_ms * 1e6);
+    s.cpus[0].user_ns = static_cast<std::uint64_t>(user_ms * 1e6);
+    s.score.work_units = work;
+    s.zones.resize(1);
+    s.zones[0].lock.m.hold_ns_max = static_cast<std::uint64_t>(longest_hold_us * 1e3);
+    s.zones[0].lock.contention_pct = contention;
+    return s;
+}
+
+const figure_change& row(const std::vector<figure_change>& f, const char* label)
+{
+    for (const auto& c : f)
+        if (c.label == QLatin1String(label)) return c;
+    FAIL("no figure " << label);
+    return f.front();
+}
+} // namespace
+
+TEST_CASE("B is judged per unit of work: more total sys time for much more work is better, not worse")
+{
+    // B: 10% more sys time in total, but 47% more work: less sys time per unit of work.
+    const sim::snapshot a = machine(100, 1000, 100, 400, 5);
+    const sim::snapshot b = machine(110, 1470, 147, 80, 3);
+    const auto f = compare_figures(a, &b);
+    CHECK(row(f, "sys time / work").verdict == 1);
+    CHECK(row(f, "work done").verdict == 1);
+    CHECK(row(f, "contention %").verdict == 1);
+    // Neither better nor worse: user time follows the work, a shorter longest hold may mean more holds.
+    CHECK(row(f, "user time").verdict == 0);
+    CHECK(row(f, "longest hold").verdict == 0);
+    CHECK(row(f, "longest hold").change.startsWith(QLatin1Char('-'))); // the change is still shown
+
+    // The other way round: worse per unit of work is red even when the total is lower.
+    const sim::snapshot c = machine(90, 500, 50, 400, 5);
+    const auto g = compare_figures(a, &c);
+    CHECK(row(g, "sys time / work").verdict == -1);
+    CHECK(row(g, "work done").verdict == -1);
+}
+
+TEST_CASE("figures per unit of work wait for the first work unit")
+{
+    const sim::snapshot a = machine(100, 0, 0, 10, 0);
+    const auto f = compare_figures(a, &a);
+    CHECK(row(f, "sys time / work").a == QStringLiteral("-"));
+    CHECK(row(f, "sys time / work").verdict == 0);
+}
+
+TEST_CASE("the key-figures legend keeps every line of its text in a narrow dock", "[ui][window]")
+{
+    // The dock's width at 1280x800 (the controls' width), and only as high as the panel's minimum: a wrapped
+    // legend got one line there, its other lines cut off.
+    ui::delta_panel panel;
+    panel.resize(330, 200);
+    panel.show();
+    panel.resize(330, panel.minimumSizeHint().height());
+    QApplication::processEvents();
+    QLabel* legend = panel.legend();
+    REQUIRE(legend);
+    const int needed
+        = legend->hasHeightForWidth() ? legend->heightForWidth(legend->width()) : legend->sizeHint().height();
+    INFO("legend " << legend->width() << "x" << legend->height() << ", its text needs " << needed << " px");
+    CHECK(needed > QFontMetrics(legend->font()).height()); // more than a line
+    CHECK(legend->height() >= needed);
+    CHECK(legend->width() >= legend->sizeHint().width());
+}

@@ -1,0 +1,78 @@
+// A switch that cannot act on the machine is greyed with the reason; one that acts only at the next boot says
+// so and offers the reboot (sim::reach_of_flip is the one answer the table shows).
+#include "window_test_support.hpp"
+
+#include "window/controls_panel.hpp"
+#include "window/switch_table.hpp"
+
+#include <QCheckBox>
+#include <QLabel>
+#include <QPushButton>
+
+#include <catch2/catch.hpp>
+
+using namespace pcplab;
+using namespace pcplab::ui;
+
+namespace
+{
+QLabel* note_of(main_window& w, mm::patch p)
+{
+    return w.controls()->switches()->findChild<QLabel*>(
+        QStringLiteral("switch-note-%1").arg(QString::fromLatin1(mm::patch_name(p).data())));
+}
+} // namespace
+
+TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the reason, and 000 offers a reboot",
+    "[ui][window][switches]")
+{
+    test::running_window rw;
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    switch_table* t = w.controls()->switches();
+    // 4 CPUs per node on v5.4: one init thread with the switch on as without it.
+    QCheckBox* pdi = t->box(0, mm::patch::parallel_deferred_init);
+    CHECK_FALSE(pdi->isEnabled());
+    CHECK_THAT(pdi->toolTip().toStdString(), Catch::Contains("4 CPUs per node"));
+    QLabel* note = note_of(w, mm::patch::parallel_deferred_init);
+    REQUIRE(note);
+    CHECK_THAT(note->text().toStdString(), Catch::Contains("Cannot act here"));
+    // Auto-tuning cannot be turned on before v5.14.
+    CHECK_FALSE(t->box(0, mm::patch::pcp_high_autotune)->isEnabled());
+    // The bulk-free switches act at once.
+    CHECK(t->box(0, mm::patch::bulk_free_pick_outside_lock)->isEnabled());
+    CHECK(t->box(0, mm::patch::batched_bulk_free)->isEnabled());
+    // Seed 000's fix is on (v5.4) and init is over: turning it off shows only after a reboot, which is offered.
+    QCheckBox* fix = t->box(0, mm::patch::pcp_update_after_deferred_init);
+    CHECK(fix->isEnabled());
+    CHECK(t->reach(0, mm::patch::pcp_update_after_deferred_init).when == sim::switch_reach::next_boot);
+    QLabel* fix_note = note_of(w, mm::patch::pcp_update_after_deferred_init);
+    REQUIRE(fix_note);
+    CHECK_THAT(fix_note->text().toStdString(), Catch::Contains("href=\"reboot\""));
+    // Following the link reboots the machine.
+    const std::uint64_t generation = test::shown_a(w)->run.generation;
+    emit fix_note->linkActivated(QStringLiteral("reboot"));
+    CHECK(test::wait_until([&] {
+        const auto a = test::shown_a(w);
+        return a && a->run.generation > generation;
+    }));
+}
+
+TEST_CASE("on v6.7 seed 000's switch is greyed, and A/B starts with a switch that can act", "[ui][window][switches]")
+{
+    test::running_window rw([](window_options& o) { o.era = "v6.7"; });
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    switch_table* t = w.controls()->switches();
+    CHECK_FALSE(t->box(0, mm::patch::pcp_update_after_deferred_init)->isEnabled());
+    CHECK_THAT(t->box(0, mm::patch::pcp_update_after_deferred_init)->toolTip().toStdString(), Catch::Contains("v5.14"));
+    w.machine()->set_ab(true);
+    int differ = 0;
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
+        const auto p = static_cast<mm::patch>(i);
+        if (t->state(0, p) == t->state(1, p)) continue;
+        ++differ;
+        CHECK(t->box(1, p)->isEnabled());
+    }
+    CHECK(differ == 1);
+}

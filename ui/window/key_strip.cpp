@@ -1,0 +1,43 @@
+// The presenter strip's text.
+#include "window/key_strip.hpp"
+
+#include "window/delta_panel.hpp"
+#include "window/key_figures.hpp"
+
+namespace pcplab::ui
+{
+
+key_strip::key_strip(QWidget* parent)
+    : QLabel(parent)
+{
+    setObjectName(QStringLiteral("key-strip"));
+    setTextFormat(Qt::RichText);
+    setWordWrap(true);
+    setAlignment(Qt::AlignCenter);
+    setMargin(6);
+    hide();
+}
+
+void key_strip::show_figures(const sim::snapshot& a, const sim::snapshot* b)
+{
+    const QPalette pal = palette();
+    // An item never breaks across lines; the strip wraps between items.
+    const auto keep
+        = [](const QString& t) { return t.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
+    QStringList parts;
+    for (const figure_change& f : compare_figures(a, b)) {
+        if (!f.headline) continue;
+        if (b)
+            parts << QStringLiteral("%1&nbsp;<span style=\"color:%2\">%3</span>")
+                         .arg(keep(f.label), verdict_color(pal, f.verdict).name(), keep(f.change));
+        else
+            parts << QStringLiteral("%1&nbsp;%2").arg(keep(f.label), keep(f.a));
+    }
+    const QString head = b ? tr("B vs A:") : QString();
+    // Relative sizes: the strip follows the application font, which presenter mode scales to the screen.
+    setText(QStringLiteral("<span style=\"font-size:x-large; font-weight:bold\">%1%2</span>")
+                .arg(head.isEmpty() ? QString() : head + QStringLiteral("&nbsp;&nbsp;"),
+                    parts.join(QStringLiteral("&nbsp;&nbsp;&middot; "))));
+}
+
+} // namespace pcplab::ui

@@ -1,0 +1,177 @@
+// The lessons dock and what a lesson step asks of the machine.
+#include "window/lesson_control.hpp"
+
+#include "lessons/lesson_panel.hpp"
+#include "window/frame_pump.hpp"
+#include "window/help_dialogs.hpp"
+#include "window/lessons.hpp"
+#include "window/machine_control.hpp"
+#include "window/qt_text.hpp"
+#include "window/view_area.hpp"
+#include "window/window_status.hpp"
+
+#include "lessons/lesson_parser.hpp"
+#include "lessons/lesson_setup.hpp"
+
+#include <QDockWidget>
+#include <QMainWindow>
+#include <QScrollArea>
+#include <QTimer>
+
+namespace pcplab::ui
+{
+
+lesson_control::lesson_control(const parts& p, QObject* parent)
+    : QObject(parent)
+    , m_parts(p)
+{
+}
+
+void lesson_control::ensure_dock()
+{
+    if (m_dock) return;
+    QMainWindow* win = m_parts.window;
+    // The panel scrolls its step itself and keeps its navigation in view: no scroll area around it.
+    m_panel = new lesson_panel(lessons::load_lessons(lessons::default_lessons_dir()));
+    m_panel->set_presenter_mode(m_presenter);
+    m_dock = new QDockWidget(tr("Lessons"), win);
+    m_dock->setObjectName(QStringLiteral("lessons-dock"));
+    m_dock->setToolTip(tr("Step-by-step lessons on the five seed patches, run on the live machine"));
+    m_dock->setWidget(m_panel);
+    m_panel->setMinimumWidth(QFontMetrics(m_panel->font()).horizontalAdvance(QString(48, QLatin1Char('n'))));
+    // A tab beside the controls rather than a third column: the steps set the machine up themselves, and the
+    // views keep the width they need (a right-hand column left them half the window).
+    win->addDockWidget(Qt::LeftDockWidgetArea, m_dock);
+    win->tabifyDockWidget(m_parts.tab_beside, m_dock);
+    m_dock->raise();
+    // The prose needs room; a window already shown lays the new dock out only after this returns.
+    auto widen = [this, win] { win->resizeDocks({m_dock}, {std::max(520, win->width() / 3)}, Qt::Horizontal); };
+    widen();
+    QTimer::singleShot(0, this, widen);
+    connect_panel();
+}
+
+lesson_panel* lesson_control::panel()
+{
+    ensure_dock();
+    return m_panel;
+}
+
+// A dock behind another tab is not visible but still open: the first press brings it forward, a press on the
+// dock in front hides it.
+void lesson_control::show_dock(bool toggle)
+{
+    const bool fresh = !m_dock;
+    ensure_dock();
+    if (!fresh && toggle && dock_in_front()) {
+        m_dock->hide();
+        return;
+    }
+    m_dock->show();
+    m_dock->raise();
+    // A tab added just now is laid out after this returns: raise it again then.
+    QTimer::singleShot(0, m_dock, [d = m_dock] { d->raise(); });
+}
+
+bool lesson_control::dock_in_front() const
+{
+    return m_dock && m_dock->isVisible() && !m_dock->visibleRegion().isEmpty();
+}
+
+void lesson_control::set_presenter(bool on)
+{
+    m_presenter = on;
+    if (m_panel) m_panel->set_presenter_mode(on);
+}
+
+void lesson_control::connect_panel()
+{
+    lesson_panel* p = m_panel;
+    machine_control* m = m_parts.machine;
+    connect(p, &lesson_panel::setup_requested, this, [this](std::shared_ptr<const lessons::engine_setup> es) {
+        if (es) start_lesson_machine(*es);
+    });
+    connect(p, &lesson_panel::flip_requested, this, [this, m](const QString& name, bool on) {
+        if (auto patch = mm::patch_from_name(name.toStdString()))
+            m->flip_switch(0, *patch, on);
+        else
+            m_parts.status->show_message(tr("Lesson: unknown switch %1").arg(name));
+    });
+    connect(p, &lesson_panel::sysctl_requested, this, [this, m](const QString& name, qint64 v) {
+        if (m->source() && !m->source()->set_sysctl(0, name.toStdString(), static_cast<long>(v)))
+            m_parts.status->show_message(tr("Lesson: %1 cannot be written on a replay").arg(name));
+    });
+    connect(p, &lesson_panel::run_requested, this, [this, m](qint64 ns) {
+        // A step that runs as fast as possible (the lesson sets no speed) is paced to last about m_watch, so the
+        // class sees it happen; the machine may be slower than that anyway. Until the end: real time.
+        if (m_lesson_speed == 0 && m_watch.count() > 0)
+            m->set_speed(ns > 0 ? static_cast<double>(ns) * 1000.0 / static_cast<double>(m_watch.count()) : 1e9, false);
+        m->run_for(ns);
+    });
+    view_area* views = m_parts.views;
+    connect(p, &lesson_panel::highlight_requested, this, [views](const QString& id) {
+        views->highlight(id); // leaves a focused view (raise_view does) and outlasts the boot's tab
+    });
+    // Every snapshot the window takes in, in order: the step's events come from all of them.
+    connect(m_parts.pump, &frame_pump::taken, p, [p](const published_pair& pair) {
+        if (pair.a) p->on_snapshot(pair.a);
+    });
+}
+
+bool lesson_control::open_lesson_id(const QString& id)
+{
+    ensure_dock();
+    const int i = find_lesson(m_panel->lesson_set(), id);
+    if (i < 0) return false;
+    m_panel->select_lesson(i);
+    m_dock->show();
+    m_dock->raise();
+    return true;
+}
+
+void lesson_control::open_lesson_file(const QString& path)
+{
+    ensure_dock();
+    if (!open_lesson_id(path)) {
+        // It did not load (the panel lists why): show the file as text rather than nothing.
+        show_lesson(m_parts.window, path);
+    }
+}
+
+void lesson_control::open_lesson_for_seed(int seed)
+{
+    const QString f = lesson_for_seed(seed);
+    ensure_dock();
+    const QString id = QStringLiteral("%1").arg(seed, 3, 10, QLatin1Char('0'));
+    if (open_lesson_id(id)) return;
+    if (!f.isEmpty())
+        open_lesson_file(f);
+    else
+        show_lesson(m_parts.window, f, seed); // says there is none yet
+}
+
+QString lesson_control::start_lesson_machine(const lessons::engine_setup& es)
+{
+    // What the controls show: the lesson's machine as explicit choices (every switch set).
+    run_setup s;
+    s.preset = es.machine.spec.name;
+    s.era = es.machine.requested.str();
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s.sw_a[i] = es.config.patches.on[i];
+    s.workload = es.config.workload;
+    s.intensity = es.config.intensity;
+    s.seed = es.config.seed;
+    resolved_setup r;
+    r.machine = es.machine;
+    r.a = es.config;
+    r.a.keep_holds = s.keep_holds; // the lanes view
+    machine_control::extras x;
+    x.make_load = es.make_load;
+    x.start_paused = true; // the step's run starts it (run_for)
+    x.speed = es.speed_vns_per_s;
+    x.remember = false; // a lesson's machine is the lesson's, not the one to open on next time
+    m_lesson_speed = es.speed_vns_per_s;
+    m_parts.machine->install_custom(s, std::move(r), x);
+    return {};
+}
+
+} // namespace pcplab::ui

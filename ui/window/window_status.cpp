@@ -1,0 +1,101 @@
+// The status bar's texts, from the frames the pump shows.
+#include "window/window_status.hpp"
+
+#include "window/frame_pump.hpp"
+#include "window/qt_text.hpp"
+
+#include <QLabel>
+#include <QStatusBar>
+
+#include <algorithm>
+
+namespace pcplab::ui
+{
+
+window_status::window_status(QStatusBar* bar, const frame_pump* pump, QObject* parent)
+    : QObject(parent)
+    , m_bar(bar)
+    , m_pump(pump)
+{
+    m_clock.start();
+    m_state = new QLabel;
+    m_state->setToolTip(tr("Run state and the virtual time reached"));
+    m_rate = new QLabel;
+    m_rate->setToolTip(tr("Virtual time per wall second achieved, and engine actions per second"));
+    // Their text is as long as the state is: it must not set the window's minimum width.
+    for (QLabel* l : {m_rate, m_state}) l->setMinimumWidth(40);
+    m_bar->addPermanentWidget(m_rate);
+    m_bar->addPermanentWidget(m_state);
+}
+
+void window_status::show_message(const QString& text, int ms)
+{
+    m_last_message = text;
+    m_bar->showMessage(text, ms);
+}
+
+void window_status::show_boot_message(const QString& text)
+{
+    m_boot_message = text;
+    show_message(text, 0); // until the machine runs (show_frame)
+}
+
+void window_status::show_frame(bool replay)
+{
+    const auto a = m_pump->shown_a();
+    const auto b = m_pump->shown_b();
+    if (!a) return;
+    const double t_ms = static_cast<double>(a->sim_time_ns) / 1e6;
+    QString st = tr("%1 · %2 virtual")
+                     .arg(QString::fromLatin1(sim::run_state_name(a->state)),
+                         t_ms >= 1000 ? tr("%1 s").arg(t_ms / 1000, 0, 'f', 3) : tr("%1 ms").arg(t_ms, 0, 'f', 2));
+    if (b) st += tr(" · A/B lockstep");
+    if (replay) st = tr("replay: %1").arg(st);
+    if (a->state == sim::run_state::booting && !a->deferred_init.empty()) {
+        unsigned long done = 0, total = 0;
+        for (const auto& d : a->deferred_init) {
+            done += d.done;
+            total += d.total;
+        }
+        if (total > 0) st += tr(" · deferred init %1%").arg(100.0 * static_cast<double>(done) / total, 0, 'f', 0);
+    }
+    m_state->setText(st);
+    QStringList rate;
+    if (a->run.vns_per_s > 0) rate << tr("%1x real time").arg(a->run.vns_per_s / 1e9, 0, 'g', 3);
+    if (a->run.events_per_s > 0) rate << tr("%1 k actions/s").arg(a->run.events_per_s / 1e3, 0, 'f', 0);
+    if (a->run.behind) rate << tr("behind");
+    m_rate->setText(rate.join(QStringLiteral(" · ")));
+
+    if (a->state == sim::run_state::booting) {
+        emit boot_tab_wanted(true);
+        m_boot_done_at = -1;
+    } else if (m_boot_done_at < 0) {
+        m_boot_done_at = m_clock.elapsed();
+    } else if (m_clock.elapsed() - m_boot_done_at > 1500) {
+        emit boot_tab_wanted(false); // after a moment on the finished boot (modelled vs host time)
+    }
+    if (!m_boot_message.isEmpty() && a->state != sim::run_state::booting) {
+        if (m_bar->currentMessage() == m_boot_message) m_bar->clearMessage();
+        m_boot_message.clear();
+    }
+    if (a->state == sim::run_state::failed) show_message(tr("The engine failed: %1").arg(qs(a->error)), 0);
+    show_refused_commands();
+}
+
+// Commands the engine refused, or accepted with a note.
+void window_status::show_refused_commands()
+{
+    const auto& results = m_pump->recent_results();
+    const std::uint64_t total = m_pump->results_total();
+    const std::uint64_t fresh = std::min<std::uint64_t>(total - std::min(total, m_commands_seen), results.size());
+    for (std::size_t i = results.size() - fresh; i < results.size(); ++i) {
+        const auto& r = results[i];
+        if (!r.ok)
+            show_message(tr("%1 refused: %2").arg(qs(r.what), qs(r.message)), 10000);
+        else if (!r.message.empty() && r.kind != sim::command_kind::set_patch)
+            show_message(qs(r.what) + QStringLiteral(": ") + qs(r.message), 6000);
+    }
+    m_commands_seen = total;
+}
+
+} // namespace pcplab::ui
