@@ -9,6 +9,7 @@
 #include "window/qt_text.hpp"
 #include "window/switch_table.hpp"
 #include "window/view_area.hpp"
+#include "window/zoneinfo_dialog.hpp"
 
 #include <QAction>
 #include <QActionGroup>
@@ -36,6 +37,13 @@ void main_window::build_menus()
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     build_session_actions(file);
+    add(file, tr("Open /proc/zoneinfo..."), {}, tr("Check a real machine's /proc/zoneinfo and boot that machine"),
+        [this] {
+            auto* d = new zoneinfo_dialog(this);
+            d->setAttribute(Qt::WA_DeleteOnClose);
+            connect(d, &zoneinfo_dialog::boot_requested, this, &main_window::choose_preset);
+            d->show();
+        });
     file->addSeparator();
     add(file, tr("Save screenshot..."), {QKeySequence(tr("Ctrl+Shift+S"))}, tr("Save a PNG of the window"),
         [this] { save_screenshot_dialog(); });
