@@ -1,12 +1,19 @@
 // libFuzzer target: command-line arguments (one per line of the input) through pcplab-cli's flag parser
 // and every value parser a flag reaches: --era, --patch, --init-threads, --at, --duration,
 // --hold-threshold, --work, --intensity, --seed, --repeat, --cpus-per-node, --workload and --param.
-// Usage errors are cli_error (exit status 2 in the real binary); anything else escaping is a bug.
-// --preset is not opened here (its content has its own target, fuzz_preset).
+// An input whose first line is `run` goes the way `pcplab-cli run` takes it instead: plan_run (every value, the
+// preset by name, the workload's settings against the machine), then execute_run on the engine for at most 20
+// virtual microseconds, with the preset's machine scaled down to a quarter GiB per node so that an execution
+// stays short (--record is checked, not written). Usage errors are cli_error and a workload the booted machine
+// refuses is sim::workload_error (exit status 2 in the real binary); anything else escaping is a bug.
 #include "args.hpp"
 #include "machine_args.hpp"
 #include "run_engine.hpp"
+#include "run_plan.hpp"
 
+#include "sim/seed_scenarios.hpp"
+
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -58,6 +65,20 @@ void parse_values(const cli::parsed_args& a)
     }
 }
 
+constexpr sim::vtime_ns k_run_ns = 20'000;
+
+void run_to_engine(const std::vector<std::string>& args)
+{
+    cli::run_request req = cli::plan_run(args).req;
+    req.cfg.spec = sim::scale_machine_memory(req.cfg.spec, 0.25);
+    req.work_units.reset();
+    req.duration_ns = std::min(req.duration_ns.value_or(k_run_ns), k_run_ns);
+    try {
+        (void)cli::execute_run(req);
+    } catch (const sim::workload_error&) {
+    }
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
@@ -75,7 +96,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     if (!cur.empty()) args.push_back(cur);
     try {
-        parse_values(cli::parse_args("fuzz", args, flags, 2));
+        if (!args.empty() && args.front() == "run")
+            run_to_engine(std::vector<std::string>(args.begin() + 1, args.end()));
+        else
+            parse_values(cli::parse_args("fuzz", args, flags, 2));
     } catch (const cli::cli_error&) {
     }
     return 0;

@@ -4,6 +4,7 @@ set -euo pipefail
 PKGS=(build-essential cmake ninja-build nlohmann-json3-dev catch2 libsqlite3-dev
       qt6-base-dev libqt6sql6-sqlite qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
       xvfb xauth
+      help2man desktop-file-utils appstream # the man pages (help2man); checking the desktop entry and metainfo
       clang libclang-rt-14-dev) # clang: the libFuzzer targets (scripts/fuzz.sh)
 missing=()
 for p in "${PKGS[@]}"; do

@@ -57,16 +57,32 @@ parsed_args parse_args(const std::string& command, const std::vector<std::string
     return out;
 }
 
-int parse_int(const std::string& flag, std::string_view text, int min_value)
+namespace
 {
-    int v = 0;
+
+template <typename T> T parse_whole(const std::string& flag, std::string_view text)
+{
+    T v = 0;
     auto res = std::from_chars(text.data(), text.data() + text.size(), v);
     if (res.ec == std::errc::result_out_of_range) throw cli_error(flag + ": '" + std::string(text) + "' is too large");
     if (res.ec != std::errc() || res.ptr != text.data() + text.size() || text.empty())
         throw cli_error(flag + ": '" + std::string(text) + "' is not a whole number");
+    return v;
+}
+
+} // namespace
+
+int parse_int(const std::string& flag, std::string_view text, int min_value)
+{
+    const int v = parse_whole<int>(flag, text);
     if (v < min_value)
         throw cli_error(flag + ": must be at least " + std::to_string(min_value) + ", not " + std::string(text));
     return v;
+}
+
+long parse_long(const std::string& flag, std::string_view text)
+{
+    return parse_whole<long>(flag, text);
 }
 
 std::vector<int> parse_int_list(const std::string& flag, std::string_view text, int min_value)

@@ -44,6 +44,7 @@ parsed_args parse_args(const std::string& command, const std::vector<std::string
 
 // "--init-threads: 'x' is not a whole number" style conversions; `flag` names the flag in the message.
 int parse_int(const std::string& flag, std::string_view text, int min_value);
+long parse_long(const std::string& flag, std::string_view text); // any sign
 std::vector<int> parse_int_list(const std::string& flag, std::string_view text, int min_value);
 
 } // namespace pcplab::cli

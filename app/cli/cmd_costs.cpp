@@ -84,8 +84,8 @@ std::string text_report(
     return out;
 }
 
-std::string json_report(const std::string& preset, const sim::cost_model& m,
-    const std::vector<sim::derived_rate>& rates, const std::vector<std::string>& unknown)
+std::string json_report(
+    const std::string& preset, const sim::cost_model& m, const std::vector<sim::derived_rate>& rates)
 {
     std::string out = "{";
     out += "\"preset\": " + (preset.empty() ? std::string("null") : json_string(preset));
@@ -100,8 +100,6 @@ std::string json_report(const std::string& preset, const sim::cost_model& m,
     for (std::size_t i = 0; i < rates.size(); ++i)
         out += (i ? ", " : "") + std::string("{\"name\": ") + json_string(rates[i].name)
             + ", \"value\": " + json_number(rates[i].value) + ", \"formula\": " + json_string(rates[i].formula) + "}";
-    out += "], \"unrecognised_keys\": [";
-    for (std::size_t i = 0; i < unknown.size(); ++i) out += (i ? ", " : "") + json_string(unknown[i]);
     return out + "]}\n";
 }
 
@@ -117,7 +115,7 @@ std::string costs_help()
            "  --preset NAME   a preset (see `pcplab-cli presets`) or a path to a preset .json\n"
            "  --class CLASS   a machine class's defaults, without a preset\n"
            "  --json          one object: preset, class, class_title, class_reason, params[{key, value, what,\n"
-           "                  source}], rates[{name, value, formula}], unrecognised_keys[]\n";
+           "                  source}], rates[{name, value, formula}]\n";
 }
 
 int cmd_costs(const std::vector<std::string>& args)
@@ -154,14 +152,7 @@ int cmd_costs(const std::vector<std::string>& args)
     } catch (const std::out_of_range& e) {
         throw cli_error(std::string(preset ? "--preset " + *preset : "--class " + *cls) + ": " + e.what());
     }
-    const auto unknown = sim::unrecognised_keys(m);
-    for (const auto& k : unknown)
-        std::fprintf(stderr,
-            "pcplab-cli: note: cost_model key '%s' is read by no rate and is no class's parameter "
-            "(a typo?)\n",
-            k.c_str());
-    write_stdout(
-        a.has("--json") ? json_report(preset ? *preset : "", m, rates, unknown) : text_report(subject, m, rates));
+    write_stdout(a.has("--json") ? json_report(preset ? *preset : "", m, rates) : text_report(subject, m, rates));
     return 0;
 }
 

@@ -7,7 +7,7 @@
 #include "session/recording_reader.hpp"
 #include "session/series.hpp"
 
-#include <fstream>
+#include "io/output_file.hpp"
 
 namespace pcplab::cli
 {
@@ -21,10 +21,8 @@ void write_out(const std::optional<std::string>& out, const std::string& text)
         write_stdout(text);
         return;
     }
-    std::ofstream f(*out, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) throw cli_error("--out " + *out + ": cannot be written");
+    if (std::string err = io::write_file_atomically(*out, text); !err.empty())
+        throw cli_error("--out " + *out + ": cannot be written (" + err + ")");
 }
 
 std::pair<int, int> parse_size(const std::string& text)

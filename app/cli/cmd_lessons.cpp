@@ -66,9 +66,21 @@ void print_errors(const lessons::lesson_set& set)
     for (const auto& e : set.errors) std::fprintf(stderr, "%s\n", e.str().c_str());
 }
 
+// The lessons of `dir` (a folder, or one lesson file). A folder that cannot be read, or holds no lesson file,
+// is a usage error: checking nothing must not pass.
+lessons::lesson_set load_or_throw(const std::string& dir)
+{
+    auto set = lessons::load_lessons(dir);
+    if (set.lessons.empty() && set.failed_files.empty()) {
+        if (!set.errors.empty()) throw cli_error(set.errors.front().str());
+        throw cli_error(dir + ": no lesson files (*.md) in this folder");
+    }
+    return set;
+}
+
 int lessons_check(const std::string& dir, const std::vector<std::string>& only, bool verbose)
 {
-    const auto set = lessons::load_lessons(dir);
+    const auto set = load_or_throw(dir);
     std::string out = "lessons in " + dir + ": " + std::to_string(set.lessons.size()) + " loaded, "
         + std::to_string(set.failed_files.size()) + " malformed\n";
     std::size_t checks = 0, failed_checks = 0, failed_lessons = 0, run = 0;
@@ -103,7 +115,7 @@ int lessons_check(const std::string& dir, const std::vector<std::string>& only, 
 
 int lessons_list(const std::string& dir)
 {
-    const auto set = lessons::load_lessons(dir);
+    const auto set = load_or_throw(dir);
     std::string out;
     for (const auto& l : set.lessons) {
         std::size_t checks = 0;
@@ -122,10 +134,11 @@ int lessons_list(const std::string& dir)
 
 std::string lessons_help()
 {
-    return "Usage: pcplab-cli lessons check [DIR] [--only ID,...] [--verbose]\n"
-           "       pcplab-cli lessons list [DIR]\n\n"
-           "The lesson files (Markdown with ```step blocks; see lessons/README.md). DIR defaults to the\n"
-           "lessons/ folder beside the resources ($PCPLAB_LESSONS overrides it).\n\n"
+    return "Usage: pcplab-cli lessons check [DIR|FILE] [--only ID,...] [--verbose]\n"
+           "       pcplab-cli lessons list [DIR|FILE]\n\n"
+           "The lesson files (Markdown with ```step blocks; see lessons/README.md) of DIR, or the one lesson FILE.\n"
+           "DIR defaults to the installed lessons (share/pcplab/lessons), or the source tree's lessons/ in a\n"
+           "build tree ($PCPLAB_LESSONS overrides it); a folder without lesson files is an error.\n\n"
            "  check          set up, run and check every step of every lesson without a window: each check\n"
            "                 with its values (PASS/FAIL), each figure beside the paper's number\n"
            "  list           one line per lesson: id, seed, steps, checks, title\n"

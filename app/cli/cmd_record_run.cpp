@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
 
 namespace pcplab::cli
 {
@@ -30,7 +31,7 @@ session::sampler_options sampling_for(const run_request& req)
 
 } // namespace
 
-sim::run_summary execute_recorded_run(
+recorded_run execute_recorded_run(
     const run_request& req, const std::string& path, int index, const session::hold_rule& holds)
 {
     const auto wall_start = std::chrono::steady_clock::now();
@@ -49,8 +50,15 @@ sim::run_summary execute_recorded_run(
 
     make_configured_workload(req.workload, req.params);
     sim::engine e(ec, [&req] { return make_configured_workload(req.workload, req.params); });
+    std::optional<session::recorder> rec_storage;
     try {
-        session::recorder rec(path, ro, index > 0);
+        rec_storage.emplace(path, ro, index > 0);
+    } catch (const session::recording_error& err) {
+        throw cli_error("--record " + std::string(err.what()));
+    }
+    session::recorder& rec = *rec_storage;
+    recorded_run out;
+    {
         session::run_header h = session::run_header_for(ec, req.preset);
         h.requested_era = req.cfg.requested.str();
         h.workload_params = req.params;
@@ -64,13 +72,18 @@ sim::run_summary execute_recorded_run(
         obs.stopped = [&](sim::engine& en) {
             sampler.sample(en.finished() ? sim::run_state::finished : sim::run_state::stopped, true);
         };
-        const sim::run_summary s = execute_run(req, e, obs, wall_start);
-        rec.end_run(s.stop_reason, sim::run_summary_json(s));
-        rec.close();
-        return s;
-    } catch (const session::recording_error& err) {
-        throw cli_error("--record " + std::string(err.what()));
+        // A file that cannot be written (a full disk) ends the run at the next tick rather than at its end.
+        obs.stop = [&rec] { return rec.failed(); };
+        obs.stop_reason = "recording failed";
+        out.summary = execute_run(req, e, obs, wall_start);
+        rec.end_run(out.summary.stop_reason, sim::run_summary_json(out.summary));
     }
+    try {
+        rec.close();
+    } catch (const session::recording_error& err) {
+        out.error = "--record " + std::string(err.what());
+    }
+    return out;
 }
 
 } // namespace pcplab::cli

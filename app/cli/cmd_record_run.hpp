@@ -10,11 +10,18 @@
 namespace pcplab::cli
 {
 
+// One run and its recording: the summary is execute_run's; `error` says why the file could not be written to
+// the end (then the run stopped at the first failed write, stop reason "recording failed", and the file keeps
+// what was committed before it), empty when it was.
+struct recorded_run {
+    sim::run_summary summary;
+    std::string error;
+};
+
 // One run of `req` recorded into `path`: run 0 of a --repeat series creates the file (replacing an older
-// recording; any other existing file is refused), later ones append to it. The summary is execute_run's.
-// `holds` says which lock holds the file keeps (written into it). Throws cli_error for a file that cannot be
-// written.
-sim::run_summary execute_recorded_run(
+// recording; any other existing file is refused), later ones append to it. `holds` says which lock holds the
+// file keeps (written into it). Throws cli_error for a file that cannot be recorded to at all.
+recorded_run execute_recorded_run(
     const run_request& req, const std::string& path, int index, const session::hold_rule& holds = {});
 
 } // namespace pcplab::cli

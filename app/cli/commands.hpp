@@ -30,6 +30,8 @@ std::string lessons_help(); // cmd_lessons.cpp
 int cmd_compare(const std::vector<std::string>& args);
 std::string compare_help(); // cmd_compare.cpp
 int cmd_export(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args);
+std::string sweep_help(); // cmd_sweep.cpp
 std::string export_help(); // cmd_export.cpp
 
 // Help texts: the overview, and one per subcommand (nullopt for an unknown name).
@@ -39,5 +41,8 @@ std::string version_text();
 
 // Write a finished output to stdout in one go.
 void write_stdout(const std::string& text);
+// Throws cli_error when something written to stdout could not be (a full disk, /dev/full): the output is
+// incomplete, and the command must not exit 0. main() calls it once more after every command.
+void check_stdout();
 
 } // namespace pcplab::cli

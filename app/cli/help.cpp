@@ -1,12 +1,12 @@
+#include "args.hpp"
 #include "commands.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "program/version.hpp"
 
+#include <cerrno>
 #include <cstdio>
-
-#ifndef PCPLAB_VERSION
-#define PCPLAB_VERSION "0.1.0"
-#endif
+#include <cstring>
 
 namespace pcplab::cli
 {
@@ -39,7 +39,7 @@ std::string switch_list()
 
 std::string version_text()
 {
-    return std::string("pcplab-cli ") + PCPLAB_VERSION + "\n";
+    return "pcplab-cli " + pcplab::program::version_line() + "\n";
 }
 
 std::string general_help()
@@ -61,8 +61,10 @@ std::string general_help()
            "  lessons          check or list the lesson files: every step's setup, run and check, headless\n"
            "  compare          recordings side by side in mmtests compare-kernels style\n"
            "  export           a recording as CSV, figures (png/svg/pdf), a Perfetto trace, /proc texts\n"
+           "  sweep            a grid of runs (presets, eras, switches, sysctls, seeds) on every core, one table\n"
            "  costs            the cost model in force for a preset: every value with what it prices and its source\n"
            "  help [COMMAND]   this text, or a command's options\n"
+           "  help --all       this text and every command's options (the man page, pcplab-cli(1))\n"
            "\n"
            "  --help, --version\n"
            "\n"
@@ -111,7 +113,17 @@ std::optional<std::string> command_help(std::string_view command)
 void write_stdout(const std::string& text)
 {
     std::fwrite(text.data(), 1, text.size(), stdout);
-    std::fflush(stdout);
+    check_stdout();
+}
+
+void check_stdout()
+{
+    // fflush reports what the buffered writes before it met (a full disk, a closed file); errno is still theirs.
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    const int err = errno;
+    std::clearerr(stdout);
+    throw cli_error(std::string("standard output: cannot be written (") + (err ? std::strerror(err) : "write error")
+        + "); the output is incomplete");
 }
 
 } // namespace pcplab::cli

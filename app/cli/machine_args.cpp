@@ -27,7 +27,13 @@ sim::machine_options machine_options_from_args(const parsed_args& a)
     for (const auto& text : a.all("--patch")) {
         auto s = sim::parse_switch_setting(text);
         if (auto* msg = std::get_if<std::string>(&s)) throw cli_error("--patch " + text + ": " + *msg);
-        opts.switches.push_back(std::get<sim::switch_setting>(s));
+        const auto& setting = std::get<sim::switch_setting>(s);
+        for (const auto& earlier : opts.switches)
+            if (earlier.p == setting.p)
+                throw cli_error("--patch " + std::string(mm::patch_name(setting.p)) + ": given twice ("
+                    + (earlier.on ? "on" : "off") + ", then " + (setting.on ? "on" : "off")
+                    + "); give each switch once");
+        opts.switches.push_back(setting);
     }
     if (auto n = a.get("--init-threads")) opts.init_threads = parse_int("--init-threads", *n, 1);
     return opts;

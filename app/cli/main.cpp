@@ -3,6 +3,7 @@
 #include "commands.hpp"
 #include "sim/host_malloc.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -32,6 +33,7 @@ constexpr command k_commands[] = {
     {"lessons", cmd_lessons},
     {"compare", cmd_compare},
     {"export", cmd_export},
+    {"sweep", cmd_sweep},
 };
 
 // Help of a command: help.cpp's text, or the one kept with the command.
@@ -44,7 +46,27 @@ std::optional<std::string> help_for(const std::string& name)
     if (name == "lessons") return lessons_help();
     if (name == "compare") return compare_help();
     if (name == "export") return export_help();
+    if (name == "sweep") return sweep_help();
     return command_help(name);
+}
+
+// The general help, then every command's under a "pcplab-cli NAME:" heading, indented: help2man makes the man page
+// of it (a heading becomes a subsection; the indent keeps each command's Usage line out of the synopsis).
+std::string all_help()
+{
+    std::string out = general_help();
+    for (const auto& c : k_commands) {
+        out += "\npcplab-cli " + std::string(c.name) + ":\n";
+        const std::string text = *help_for(c.name);
+        std::size_t start = 0;
+        while (start < text.size()) {
+            const std::size_t end = std::min(text.find('\n', start), text.size());
+            if (end > start) out += "  ";
+            out.append(text, start, end - start).append("\n");
+            start = end + 1;
+        }
+    }
+    return out;
 }
 
 bool is_help_flag(const std::string& a)
@@ -74,6 +96,10 @@ int run(const std::vector<std::string>& argv)
             write_stdout(general_help());
             return 0;
         }
+        if (rest.front() == "--all") {
+            write_stdout(all_help());
+            return 0;
+        }
         auto text = help_for(rest.front());
         if (!text) throw cli_error("help: unknown command '" + rest.front() + "'");
         write_stdout(*text);
@@ -99,7 +125,9 @@ int main(int argc, char** argv)
     pcplab::sim::keep_freed_memory_for_reuse();
     std::vector<std::string> args(argv + 1, argv + argc);
     try {
-        return run(args);
+        const int status = run(args);
+        check_stdout(); // what a command printed with printf (demo) is only written now
+        return status;
     } catch (const cli_error& e) {
         std::fprintf(stderr, "pcplab-cli: %s\n", e.what());
         return e.exit_status;

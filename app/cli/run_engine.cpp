@@ -55,6 +55,18 @@ double parse_positive_real(const std::string& flag, std::string_view text, doubl
     return v;
 }
 
+std::pair<std::string, double> parse_param(const std::string& text)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string::npos || eq == 0) throw cli_error("--param " + text + ": expected KEY=VALUE (e.g. jobs=64)");
+    char* end = nullptr;
+    const std::string value = text.substr(eq + 1);
+    const double v = std::strtod(value.c_str(), &end);
+    if (value.empty() || end != value.c_str() + value.size() || !std::isfinite(v))
+        throw cli_error("--param " + text + ": '" + value + "' is not a number");
+    return {text.substr(0, eq), v};
+}
+
 std::uint64_t parse_u64(const std::string& flag, std::string_view text)
 {
     const std::string t(text);
@@ -72,13 +84,12 @@ std::unique_ptr<sim::workload> make_configured_workload(
     auto w = sim::make_workload(name);
     if (!w) throw cli_error("--workload: unknown workload '" + name + "'");
     for (const auto& [key, value] : params) {
+        // The workload's message names the parameter and, for an unknown one, every key it takes.
         std::string err = w->set_param(key, value);
         if (!err.empty()) {
-            std::string keys;
-            for (const auto& p : w->params()) keys += (keys.empty() ? "" : ", ") + p.key;
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            throw cli_error("--param " + key + "=" + v + ": " + err + " (" + name + " takes: " + keys + ")");
+            throw cli_error("--param " + key + "=" + v + ": " + err);
         }
     }
     return w;
@@ -92,6 +103,7 @@ sim::engine_config engine_config_of(const run_request& req)
     ec.seed = req.seed;
     ec.cpus = req.cpus;
     ec.hold_threshold_ns = req.hold_threshold_ns;
+    ec.continuous = req.continuous;
     return ec;
 }
 
@@ -109,34 +121,49 @@ sim::run_summary execute_run(
     e.boot();
     if (obs.booted) obs.booted(e);
     const sim::vtime_ns every = obs.tick ? obs.every_ns : 0;
+    // Durations count from the workload's start: the boot before it is reported apart.
+    const sim::vtime_ns start = e.workload_start();
     std::string stop;
+    // After a tick: whether the observer ends the run there.
+    auto stopped_by_observer = [&] {
+        if (!obs.stop || !obs.stop()) return false;
+        stop = obs.stop_reason;
+        return true;
+    };
     if (req.work_units) {
         // Step until the workload has done the work; checked every few steps (the score is cheap, not
         // free), which keeps the stop point deterministic.
         stop = "work";
-        sim::vtime_ns next = every;
+        sim::vtime_ns next = start + every;
         for (std::uint64_t n = 0; !e.finished();) {
-            if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.now() >= WORK_TIME_CAP_NS)) {
-                if (e.now() >= WORK_TIME_CAP_NS) stop = "time cap";
+            if (++n % 64 == 0 && (e.score().work_units >= *req.work_units || e.elapsed() >= WORK_TIME_CAP_NS)) {
+                if (e.elapsed() >= WORK_TIME_CAP_NS) stop = "time cap";
                 break;
             }
             if (!e.step()) break;
             if (every && e.now() >= next) {
                 obs.tick(e);
                 next += every;
+                if (stopped_by_observer()) break;
             }
         }
     } else {
         stop = "duration";
-        const sim::vtime_ns end = req.duration_ns.value_or(DEFAULT_DURATION_NS);
+        sim::vtime_ns end = start + req.duration_ns.value_or(DEFAULT_DURATION_NS);
         if (!every) e.run_until(end);
-        for (sim::vtime_ns t = every; every && !e.finished(); t += every) {
+        for (sim::vtime_ns t = start + every; every && !e.finished(); t += every) {
             e.run_until(std::min(t, end));
             if (t >= end || e.finished()) break;
             obs.tick(e);
+            if (stopped_by_observer()) {
+                end = t;
+                break;
+            }
         }
+        // The run ends at `end`, not where each CPU's last compute or idle period would have taken it.
+        if (!e.finished()) e.end_at(end);
     }
-    if (e.finished()) stop = "finished";
+    if (e.finished() && stop != obs.stop_reason) stop = "finished";
     if (obs.stopped) obs.stopped(e);
     sim::run_summary s = sim::summarize_run(e);
     const auto wall_end = std::chrono::steady_clock::now();

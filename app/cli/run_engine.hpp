@@ -26,6 +26,8 @@ namespace pcplab::cli
 sim::vtime_ns parse_duration_ns(const std::string& flag, std::string_view text);
 // A finite number > 0 and <= max_value.
 double parse_positive_real(const std::string& flag, std::string_view text, double max_value);
+// --param KEY=VALUE: the key and a finite number.
+std::pair<std::string, double> parse_param(const std::string& text);
 // A whole number >= 0 (64-bit).
 std::uint64_t parse_u64(const std::string& flag, std::string_view text);
 
@@ -36,8 +38,9 @@ struct run_request {
     double intensity = 1.0;
     std::uint64_t seed = 1;
     sim::vtime_ns hold_threshold_ns = 1'000'000;
-    std::optional<sim::vtime_ns> duration_ns; // stop at this virtual time
+    std::optional<sim::vtime_ns> duration_ns; // stop after this much virtual time of the workload
     std::optional<double> work_units; // stop once the workload has done this much
+    bool continuous = false; // a finite workload starts new rounds (engine_config::continuous)
     std::vector<int> cpus; // CPUs the workload runs on; empty = all
     std::vector<std::pair<std::string, double>> params; // workload tunables (workload::set_param), in order
 };
@@ -55,12 +58,16 @@ std::unique_ptr<sim::workload> make_configured_workload(
 sim::engine_config engine_config_of(const run_request& req);
 
 // What a caller watching a run (a recording) needs: called with the booted engine, then every
-// `every_ns` of virtual time while it runs (0: never), then once when it has stopped, before the summary.
+// `every_ns` of the workload's virtual time while it runs (0: never), then once when it has stopped, before the
+// summary.
 struct run_observer {
     sim::vtime_ns every_ns = 0;
     std::function<void(sim::engine&)> booted;
     std::function<void(sim::engine&)> tick;
     std::function<void(sim::engine&)> stopped;
+    // Asked after every tick: true ends the run there, with `stop_reason` (a recording that cannot be written).
+    std::function<bool()> stop;
+    std::string stop_reason = "stopped";
 };
 
 // Boot, run until the first stop condition (the duration, the work, the workload finishing), summarise.

@@ -1,6 +1,7 @@
 #include "zoneinfo_args.hpp"
 
 #include "mm/kernel_version.hpp"
+#include "procfs/zoneinfo_captures.hpp"
 
 #include <variant>
 
@@ -9,9 +10,14 @@ namespace pcplab::cli
 
 procfs::zoneinfo_doc load_capture(const std::string& file)
 {
-    auto parsed = procfs::load_zoneinfo_file(file);
+    auto parsed = procfs::load_zoneinfo_captures(file);
     if (auto* err = std::get_if<procfs::zoneinfo_error>(&parsed)) throw cli_error(err->str());
-    return std::get<procfs::zoneinfo_doc>(std::move(parsed));
+    auto& captures = std::get<std::vector<procfs::zoneinfo_capture>>(parsed);
+    // A machine is described by one capture; several (mmtests' "time:" framing) may come from different boots.
+    if (captures.size() > 1)
+        throw cli_error(file + ": holds " + std::to_string(captures.size())
+            + " captures between 'time:' lines; give a file with one of them");
+    return std::move(captures.front().doc);
 }
 
 procfs::check_options zoneinfo_check_options(const parsed_args& a)

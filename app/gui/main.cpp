@@ -1,6 +1,7 @@
 // pcplab: the live window (ui/window), or a screenshot of it. Flags are checked before any display is touched,
 // so --help and a bad flag work everywhere; a screenshot without a display runs offscreen.
 #include "sim/host_malloc.hpp"
+#include "window/app_icon.hpp"
 #include "window/command_line.hpp"
 #include "window/main_window.hpp"
 #include "window/screenshot.hpp"
@@ -39,6 +40,8 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("pcplab"));
     QApplication::setOrganizationName(QStringLiteral("pcplab"));
+    QApplication::setWindowIcon(app_icon());
+    QGuiApplication::setDesktopFileName(desktop_file_name());
 
     main_window w(cl.win);
     if (cl.action == cli_action::screenshot) {

@@ -1,6 +1,7 @@
 // Reading a whole input file (a preset, a /proc/zoneinfo capture, a lesson) with errors a user can act on:
 // missing, unreadable, a directory, or larger than any such file can be (so /dev/zero or a mistaken
-// multi-gigabyte file ends in an error instead of filling memory). /proc files (size 0) and pipes work.
+// multi-gigabyte file ends in an error instead of filling memory). /proc files (size 0) and pipes work; a FIFO
+// that no program writes to is an error at once rather than a wait for a writer that may never come.
 #pragma once
 
 #include <cstddef>

@@ -33,6 +33,7 @@ struct expr_node {
     node_kind kind = node_kind::literal;
     vtype type = vtype::number;
     int column = 0; // where it starts in the text (1-based)
+    int height = 1; // levels of nodes from here down (1 for a leaf): what evaluating it recurses through
     std::string op; // the operator or function name, as written
     value literal;
     std::vector<std::shared_ptr<const expr_node>> args;

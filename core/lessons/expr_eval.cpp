@@ -142,7 +142,12 @@ value eval_function(const expr_node& n, const frame& f)
     if (n.op == "ms") return value::of(a[0] / 1e6);
     if (n.op == "us") return value::of(a[0] / 1e3);
     if (n.op == "round") {
-        const double scale = std::pow(10.0, a.size() > 1 ? a[1] : 0);
+        // Decimal places: a whole number that a double's 15-17 significant digits can use.
+        const double digits = a.size() > 1 ? a[1] : 0;
+        if (digits != std::floor(digits) || std::fabs(digits) > 15)
+            throw eval_failure{
+                "round(): the decimal places must be a whole number from -15 to 15, not " + format_number(digits)};
+        const double scale = std::pow(10.0, digits);
         return value::of(std::round(a[0] * scale) / scale);
     }
     if (n.op == "pct") {
@@ -153,7 +158,24 @@ value eval_function(const expr_node& n, const frame& f)
     return value::of(*std::max_element(a.begin(), a.end()));
 }
 
+// A number the language cannot go on with (NaN or infinite: 1e308 * 10, round(x, 1e9)) is an evaluation
+// error, so that no comparison passes or fails on it silently (NaN != x holds for every x).
+value finite(const expr_node& n, value v)
+{
+    if (v.type != vtype::number || std::isfinite(v.number)) return v;
+    const std::string what
+        = n.kind == node_kind::function || n.kind == node_kind::aggregate ? n.op + "()" : "'" + n.op + "'";
+    throw eval_failure{what + " gives " + format_number(v.number) + ", not a finite number"};
+}
+
+value eval_node(const expr_node& n, const frame& f);
+
 value eval(const expr_node& n, const frame& f)
+{
+    return finite(n, eval_node(n, f));
+}
+
+value eval_node(const expr_node& n, const frame& f)
 {
     switch (n.kind) {
     case node_kind::literal:

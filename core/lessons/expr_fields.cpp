@@ -62,8 +62,15 @@ const sim::zone_snapshot& zone_at(const eval_context& c, std::size_t i)
 std::vector<field_def> global_fields()
 {
     std::vector<field_def> f = {
-        num("time_ns", "virtual time of the snapshot (the slowest CPU's clock)",
+        num("time_ns", "virtual time of the snapshot since power-on (the slowest CPU's clock)",
             [](const eval_context& c, std::size_t) { return c.snap->sim_time_ns; }),
+        num("boot_ns", "virtual time from power-on to the workload's start (the modelled boot)",
+            [](const eval_context& c, std::size_t) { return c.snap->boot.workload_start_ns; }),
+        num("run_ns", "virtual time the workload has run (time_ns - boot_ns)",
+            [](const eval_context& c, std::size_t) {
+                const auto& s = *c.snap;
+                return s.sim_time_ns > s.boot.workload_start_ns ? s.sim_time_ns - s.boot.workload_start_ns : 0;
+            }),
         str("state", "booting, running, paused, finished, failed, stopped",
             [](const eval_context& c, std::size_t) { return std::string(sim::run_state_name(c.snap->state)); }),
         str("preset", "the machine preset's name", [](const eval_context& c, std::size_t) { return c.snap->preset; }),
@@ -277,7 +284,9 @@ std::vector<field_def> event_fields()
     return {
         num("t", "virtual time of the event", [ev](const eval_context& c, std::size_t i) { return ev(c, i).t; }),
         str("kind",
-            "limits_change, pcp_high_change, drain, reclaim_start, reclaim_stop, switch_flip, deferred_init_done, note",
+            "limits_change, pcp_high_change, drain, reclaim_start, reclaim_stop, switch_flip, deferred_init_done, "
+            "note, "
+            "workload_round",
             [ev](
                 const eval_context& c, std::size_t i) { return std::string(session::event_kind_name(ev(c, i).kind)); }),
         str("field", "which value old and new describe: batch, high, high_min, high_max, pages, none",

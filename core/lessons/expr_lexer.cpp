@@ -2,6 +2,7 @@
 #include "lessons/expr_lexer.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace pcplab::lessons
@@ -66,6 +67,7 @@ std::variant<std::vector<token>, expr_error> tokenize(const std::string& text)
                 i = u;
             }
             t.text = text.substr(start, i - start);
+            if (!std::isfinite(t.number)) return expr_error{t.column, "'" + t.text + "' is too large a number"};
         } else if (c == '"' || c == '\'') {
             std::size_t close = text.find(c, i + 1);
             if (close == std::string::npos) return expr_error{t.column, "this string is never closed"};

@@ -16,6 +16,7 @@
 #include "lessons/expr_ast.hpp"
 #include "lessons/expr_lexer.hpp"
 
+#include <algorithm>
 #include <optional>
 
 namespace pcplab::lessons
@@ -28,7 +29,9 @@ struct parse_failure {
     expr_error error;
 };
 
-// Deeper nesting than any lesson needs; beyond it the recursive descent would exhaust the stack.
+// Deeper nesting than any lesson needs; beyond it the recursive descent would exhaust the stack. The tree the
+// parser builds has the same bound on its height: evaluating (and freeing) it recurses once per level, and a
+// chain of operators (1 + 1 + ... + 1) is a level per operator although the parser reads it in a loop.
 constexpr int k_max_depth = 100;
 
 const char* const k_aggregates[] = {"count", "all", "any", "sum", "min", "max", "mean"};
@@ -110,6 +113,21 @@ private:
             fail_at(n->column, where + " needs a " + vtype_name(t) + ", but this is a " + vtype_name(n->type));
     }
 
+    // Sets n's height from its children, refusing a tree deeper than k_max_depth as soon as it grows so deep
+    // (so a long chain fails before it is built any further).
+    static void set_height(expr_node& n)
+    {
+        int below = 0;
+        for (const auto& a : n.args) below = std::max(below, a->height);
+        if (n.filter) below = std::max(below, n.filter->height);
+        if (n.body) below = std::max(below, n.body->height);
+        n.height = below + 1;
+        if (n.height > k_max_depth)
+            fail_at(n.column,
+                "the expression is more than " + std::to_string(k_max_depth)
+                    + " operations deep (a chain such as a + b + c counts one level per operator)");
+    }
+
     static std::shared_ptr<expr_node> make(node_kind k, vtype t, int column, std::string op = {})
     {
         auto n = std::make_shared<expr_node>();
@@ -130,6 +148,7 @@ private:
             want_type(right, vtype::boolean, std::string("'") + word + "'");
             auto n = make(node_kind::logical, vtype::boolean, left->column, t.text);
             n->args = {left, right};
+            set_height(*n);
             left = n;
         }
         return left;
@@ -150,6 +169,7 @@ private:
             want_type(inner, vtype::boolean, "'not'");
             auto n = make(node_kind::logical_not, vtype::boolean, t.column, "not");
             n->args = {inner};
+            set_height(*n);
             return n;
         }
         return parse_compare();
@@ -171,6 +191,7 @@ private:
                     fail(t, "'" + t.text + "' orders numbers only, not " + vtype_name(left->type) + "s");
                 auto n = make(node_kind::compare, vtype::boolean, left->column, t.text);
                 n->args = {left, right};
+                set_height(*n);
                 if (is_op("==") || is_op("!=") || is_op("<") || is_op("<=") || is_op(">") || is_op(">="))
                     fail(peek(), "comparisons do not chain: write a < b and b < c");
                 return n;
@@ -192,6 +213,7 @@ private:
             want_type(right, vtype::number, "'" + t.text + "'");
             auto n = make(node_kind::arith, vtype::number, left->column, t.text);
             n->args = {left, right};
+            set_height(*n);
             left = n;
         }
     }
@@ -207,6 +229,7 @@ private:
             want_type(inner, vtype::number, "'-'");
             auto n = make(node_kind::negate, vtype::number, t.column, "-");
             n->args = {inner};
+            set_height(*n);
             return n;
         }
         return parse_primary();
@@ -280,6 +303,7 @@ private:
             want_type(index, vtype::number, "an index");
             expect(tok::rbracket, "']'");
             n->args = {index};
+            set_height(*n);
         } else if (peek().kind == tok::lbracket) {
             fail(peek(), "'" + t.text + "' takes no index");
         }
@@ -344,6 +368,7 @@ private:
             arity(1, 99); // scalar min / max
         auto n = make(node_kind::function, vtype::number, name.column, name.text);
         n->args = std::move(args);
+        set_height(*n);
         return n;
     }
 
@@ -369,6 +394,7 @@ private:
         }
         m_scope = scope::global;
         expect(tok::rparen, "')'");
+        set_height(*n);
         switch (agg) {
         case agg_kind::count:
             if (n->body) fail_at(n->body->column, "count() takes a collection and a 'where' filter, nothing more");
@@ -425,6 +451,7 @@ private:
         auto n = make(node_kind::from, inner->type, name.column, name.text);
         n->name = arg.text;
         n->args = {inner};
+        set_height(*n);
         return n;
     }
 };

@@ -22,13 +22,6 @@ const std::vector<std::string>& view_ids()
     return ids;
 }
 
-const std::vector<std::string>& sysctl_names()
-{
-    static const std::vector<std::string> names = {"vm.percpu_pagelist_fraction", "vm.percpu_pagelist_high_fraction",
-        "vm.min_free_kbytes", "vm.watermark_scale_factor"};
-    return names;
-}
-
 bool prediction::accepts(double v) const
 {
     if (is_choice()) return false;

@@ -122,7 +122,5 @@ struct lesson_set {
 
 // The view ids a step may highlight (the GUI's view::view_id values).
 const std::vector<std::string>& view_ids();
-// The sysctls a step may set, with their "vm." prefix.
-const std::vector<std::string>& sysctl_names();
 
 } // namespace pcplab::lessons

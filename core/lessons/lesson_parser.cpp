@@ -5,16 +5,13 @@
 #include "lessons/step_block.hpp"
 
 #include "io/text_file.hpp"
+#include "program/data_dirs.hpp"
 
 #include "sim/seed_reference.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-
-#ifndef PCPLAB_RESOURCE_DIR
-#define PCPLAB_RESOURCE_DIR "resources"
-#endif
 
 namespace pcplab::lessons
 {
@@ -230,10 +227,17 @@ lesson_set load_lessons(const std::string& dir)
     set.dir = dir;
     std::vector<std::string> files;
     std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(dir, ec))
-        if (entry.is_regular_file(ec) && entry.path().extension() == ".md" && entry.path().filename() != "README.md")
-            files.push_back(entry.path().string());
-    if (ec) set.errors.push_back({dir, 0, 0, "cannot read the lessons folder: " + ec.message()});
+    if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec)) {
+        files.push_back(dir);
+    } else {
+        for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+            std::error_code type_ec;
+            if (!entry.is_directory(type_ec) && entry.path().extension() == ".md"
+                && entry.path().filename() != "README.md")
+                files.push_back(entry.path().string());
+        }
+        if (ec) set.errors.push_back({dir, 0, 0, "cannot read the lessons folder: " + ec.message()});
+    }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
         auto r = load_lesson_file(f);
@@ -250,13 +254,7 @@ lesson_set load_lessons(const std::string& dir)
 
 std::string default_lessons_dir()
 {
-    if (const char* env = std::getenv("PCPLAB_LESSONS"); env && *env) return env;
-    const char* res = std::getenv("PCPLAB_RESOURCES");
-    std::filesystem::path base
-        = (res && *res) ? std::filesystem::path(res) : std::filesystem::path(PCPLAB_RESOURCE_DIR);
-    base = base.lexically_normal();
-    if (!base.has_filename()) base = base.parent_path(); // "resources/" -> "resources"
-    return (base.parent_path() / "lessons").string();
+    return program::find_data_dirs().lessons.string();
 }
 
 } // namespace pcplab::lessons

@@ -17,11 +17,13 @@ using lesson_result = std::variant<lesson, std::vector<lesson_error>>;
 lesson_result parse_lesson(const std::string& text, const std::string& file);
 lesson_result load_lesson_file(const std::string& path);
 
-// Every *.md file of `dir` except README.md, in file-name order.
+// Every *.md file of `dir` except README.md, in file-name order (a *.md entry that is not a regular file, a
+// FIFO say, is reported as its file's error); or, when `dir` is a file, that one lesson. A folder that cannot be
+// read is an error of the set.
 lesson_set load_lessons(const std::string& dir);
 
-// $PCPLAB_LESSONS if set; else the lessons/ folder beside the resources folder ($PCPLAB_RESOURCES/../lessons,
-// or the source tree's lessons/).
+// The lessons folder (program/data_dirs.hpp: $PCPLAB_LESSONS, else beside $PCPLAB_RESOURCES, else the installed
+// share/pcplab/lessons, else the source tree's lessons/).
 std::string default_lessons_dir();
 
 } // namespace pcplab::lessons

@@ -6,6 +6,7 @@
 #include "sim/engine.hpp"
 #include "sim/snapshot_builder.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -66,7 +67,7 @@ std::string describe_setup(const step_setup& s)
     return out;
 }
 
-lesson_outcome run_lesson(const lesson& l)
+lesson_outcome run_lesson(const lesson& l, const run_bounds& bounds)
 {
     const auto t_lesson = clock_type::now();
     lesson_outcome out;
@@ -89,7 +90,10 @@ lesson_outcome run_lesson(const lesson& l)
         o.machine = describe_setup(s.setup);
         try {
             if (s.boots || !m.engine) {
-                auto r = resolve_setup(s.setup);
+                step_setup setup = s.setup;
+                if (bounds.node_gib && (!setup.node_gib || *setup.node_gib > *bounds.node_gib))
+                    setup.node_gib = *bounds.node_gib;
+                auto r = resolve_setup(setup);
                 if (auto* why = std::get_if<std::string>(&r)) throw std::runtime_error("setup: " + *why);
                 auto& es = std::get<engine_setup>(r);
                 m = machine_state{};
@@ -104,14 +108,16 @@ lesson_outcome run_lesson(const lesson& l)
             for (const auto& [name, v] : s.writes)
                 if (auto why = e.set_sysctl(name, v); !why.empty())
                     throw std::runtime_error("write " + name + ": " + why);
+            auto bounded = [&](sim::vtime_ns ns) { return bounds.run_ns ? std::min(ns, *bounds.run_ns) : ns; };
             if (s.run_ns) {
                 const sim::vtime_ns start = e.now();
-                e.run_until(start + *s.run_ns);
-                o.run = e.finished() ? "finished at " + ms_text(e.elapsed()) : "ran " + ms_text(*s.run_ns);
+                e.run_until(start + bounded(*s.run_ns));
+                o.run = e.finished() ? "finished at " + ms_text(e.elapsed()) : "ran " + ms_text(bounded(*s.run_ns));
             } else if (s.run_to_finish) {
-                e.run_until(e.now() + RUN_FINISH_CAP_NS);
+                const sim::vtime_ns cap = bounded(RUN_FINISH_CAP_NS);
+                e.run_until(e.now() + cap);
                 o.run = e.finished() ? "finished at " + ms_text(e.elapsed())
-                                     : "stopped at the cap of " + ms_text(RUN_FINISH_CAP_NS) + " (not finished)";
+                                     : "stopped at the cap of " + ms_text(cap) + " (not finished)";
                 if (!e.finished()) o.error = "run: finish: the workload did not finish within the cap";
             }
             sim::snapshot_context sc;

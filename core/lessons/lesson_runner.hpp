@@ -6,6 +6,7 @@
 #include "lessons/lesson.hpp"
 #include "lessons/step_eval.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,14 @@ struct lesson_outcome {
     bool passed() const;
 };
 
-lesson_outcome run_lesson(const lesson& l);
+// Limits for running a lesson of unknown origin (the fuzz target runs what it generates): every machine scaled
+// down to at most `node_gib` per node, every run cut to at most `run_ns` of virtual time. None by default.
+struct run_bounds {
+    std::optional<double> node_gib;
+    std::optional<sim::vtime_ns> run_ns;
+};
+
+lesson_outcome run_lesson(const lesson& l, const run_bounds& bounds = {});
 
 // "epyc2-256 (4 GiB/node), era 5.4.0-rc3, kernbench x0.25, seed 1, pcp-update-after-deferred-init=off"
 std::string describe_setup(const step_setup& s);

@@ -2,6 +2,7 @@
 // and the seed scenarios (scale_machine_memory), so a lesson's machine is one a user can rebuild by hand.
 #include "lessons/lesson_setup.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 #include "sim/seed_scenarios.hpp"
 
@@ -15,42 +16,24 @@ bool workload_finishes(const std::string& name)
     return name == "kernbench" || name == "boot";
 }
 
-std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era)
-{
-    const std::string key = name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
-    if (key == "percpu_pagelist_fraction" || key == "percpu_pagelist_high_fraction") {
-        const bool high = key == "percpu_pagelist_high_fraction";
-        // v5.14 replaced the one with the other (Mel Gorman's "Calculate pcp->high based on zone sizes").
-        if (high && era.before(5, 14)) return "vm." + key + " exists from v5.14 on, not on " + era.str();
-        if (!high && era.at_least(5, 14)) return "vm." + key + " was removed in v5.14; this machine runs " + era.str();
-        if (value != 0 && value < 8) return "vm." + key + " must be 0 or at least 8, not " + std::to_string(value);
-        return "";
-    }
-    if (key == "min_free_kbytes") return value > 0 ? "" : "vm.min_free_kbytes must be more than 0";
-    if (key == "watermark_scale_factor")
-        return value >= 1 && value <= 3000 ? "" : "vm.watermark_scale_factor must be 1..3000";
-    std::string known;
-    for (const auto& n : sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-    return "unknown sysctl '" + name + "' (" + known + ")";
-}
-
 std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
 {
     auto loaded = sim::load_preset(s.preset);
     if (auto* err = std::get_if<sim::preset_error>(&loaded)) return "preset " + s.preset + ": " + err->message;
     mm::machine_spec spec = std::get<mm::machine_spec>(std::move(loaded));
-    if (s.node_gib) spec = sim::scale_machine_memory(spec, *s.node_gib);
-    for (const auto& [name, value] : s.sysctls) {
-        const std::string key = name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
-        if (key == "percpu_pagelist_fraction")
-            spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
-        else if (key == "percpu_pagelist_high_fraction")
-            spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
-        else if (key == "min_free_kbytes")
-            spec.sysctl.min_free_kbytes = value;
-        else if (key == "watermark_scale_factor")
-            spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+    if (s.node_gib) {
+        // Scaling only ever shrinks a node: asking for more than the largest one has would change nothing.
+        if (const double largest = sim::largest_node_gib(spec); *s.node_gib > largest) {
+            char why[160];
+            std::snprintf(why, sizeof why,
+                "node_gib %g: more than the preset's largest node (%.1f GiB); node_gib scales a machine down",
+                *s.node_gib, largest);
+            return std::string(why);
+        }
+        spec = sim::scale_machine_memory(spec, *s.node_gib);
     }
+    for (const auto& [name, value] : s.sysctls)
+        if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty()) return why;
 
     sim::machine_options opts;
     opts.era = s.era;
@@ -62,7 +45,7 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
     engine_setup out;
     out.machine = std::get<sim::machine_config>(std::move(resolved));
     for (const auto& [name, value] : s.sysctls)
-        if (auto why = check_sysctl(name, value, out.machine.era); !why.empty()) return why;
+        if (auto why = sim::check_sysctl(name, value, out.machine.era); !why.empty()) return why;
 
     auto probe = sim::make_workload(s.workload);
     if (!probe) {
@@ -71,15 +54,17 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
         return "unknown workload '" + s.workload + "' (" + known + ")";
     }
     for (const auto& [key, value] : s.params) {
+        // The workload's message names the parameter and, for an unknown one, every key it takes.
         std::string why = probe->set_param(key, value);
         if (!why.empty()) {
-            std::string keys;
-            for (const auto& p : probe->params()) keys += (keys.empty() ? "" : ", ") + p.key;
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            return "param " + key + "=" + v + ": " + why + " (" + s.workload + " takes: " + keys + ")";
+            return "param " + key + "=" + v + ": " + why;
         }
     }
+
+    if (auto why = probe->settings_problem(sim::planned_workload_env(out.machine, s.intensity, {})); !why.empty())
+        return s.workload + ": " + why;
 
     out.config = sim::engine_config_for(out.machine);
     out.config.workload = s.workload;

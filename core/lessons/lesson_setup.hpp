@@ -26,10 +26,6 @@ struct engine_setup {
 // refuses, a workload parameter out of range, a sysctl the era does not have ...).
 std::variant<engine_setup, std::string> resolve_setup(const step_setup& s);
 
-// Checks one sysctl write against the era (vm.percpu_pagelist_fraction exists up to v5.13, ...) and its
-// range; "" when it is fine.
-std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era);
-
 // Whether a snapshot comes from a machine set up with `s` (preset, modelled era, switches, workload,
 // seed): the GUI panel ignores snapshots of the previous machine until this holds. Live flips change
 // switches, so they are compared only when `with_switches`.

@@ -5,9 +5,11 @@
 
 #include "lessons/lesson_setup.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 
 #include "mm/kernel_version.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -152,15 +154,20 @@ private:
         std::string name, val;
         if (!name_value(e, name, val)) return std::nullopt;
         if (name.rfind("vm.", 0) != 0) name = "vm." + name;
-        if (!contains(sysctl_names(), name)) {
+        if (!contains(sim::sysctl_names(), name)) {
             std::string known;
-            for (const auto& n : sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+            for (const auto& n : sim::sysctl_names()) known += (known.empty() ? "" : ", ") + n;
             bad(e, "unknown sysctl '" + name + "' (" + known + ")");
             return std::nullopt;
         }
         auto v = parse_number(val);
         if (!v || *v != std::floor(*v)) {
             bad(e, name + " takes a whole number, not '" + val + "'");
+            return std::nullopt;
+        }
+        // Far beyond any sysctl's int, and kept from the conversion below, which could not hold it.
+        if (std::fabs(*v) > 1e15) {
+            bad(e, name + ": " + val + " is out of range");
             return std::nullopt;
         }
         return std::make_pair(name, static_cast<long>(*v));
@@ -232,12 +239,19 @@ private:
     {
         const std::string v = joined(e);
         if (e.key == "flip") {
-            if (auto sw = switch_value(e)) m_step.flips.push_back(*sw);
+            if (auto sw = switch_value(e)) {
+                // As the CLI and the engine refuse it: a switch the machine's era cannot honour.
+                auto r = resolve_setup(m_st.setup);
+                if (auto* es = std::get_if<engine_setup>(&r))
+                    if (auto why = mm::patch_not_applicable(sw->first, sw->second, es->machine.era); !why.empty())
+                        bad(e, why);
+                m_step.flips.push_back(*sw);
+            }
         } else if (e.key == "write") {
             if (auto sc = sysctl_value(e)) {
                 auto r = resolve_setup(m_st.setup);
                 if (auto* es = std::get_if<engine_setup>(&r))
-                    if (auto why = check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
+                    if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
                 m_step.writes.push_back(*sc);
             }
         } else if (e.key == "run") {

@@ -17,10 +17,11 @@ namespace pcplab::mm
 // lower zones fully) and memblock_free_all: frees the early, non-reserved frames to the buddy allocator.
 void mem_init(machine& m);
 
+// What one host thread did for one node (a host thread serves every node; see deferred_init.cpp).
 struct deferred_thread_report {
     int node = 0;
-    int thread = 0;
-    unsigned long pages = 0; // frames initialised and freed by this thread
+    int thread = 0; // the host thread's number
+    unsigned long pages = 0; // frames of `node` initialised and freed by this thread
     std::uint64_t host_ns = 0; // wall time on the host
 };
 struct deferred_node_report {
@@ -35,11 +36,12 @@ struct deferred_init_report {
     std::uint64_t host_ns = 0; // page_alloc_init_late as a whole
 };
 
-// The pgdatinit threads of page_alloc_init_late (v5.4 / v5.8 padata / the 2018 RFC): one std::thread per
-// node; with parallel-deferred-init, each node's deferred range is split into section-aligned chunks run
-// by N threads. start() returns at once; progress() can be read while they run; finish() joins them,
-// merges their free lists into the zones in pfn order (so the result is the same for any thread count)
-// and, with pcp-update-after-deferred-init, calls zone_pcp_update.
+// The pgdatinit threads of page_alloc_init_late (v5.4 / v5.8 padata / the 2018 RFC): one thread per node;
+// with parallel-deferred-init, each node's deferred range is split into section-aligned chunks run by N
+// threads (threads(nid), which sets the modelled time). On the host, a pool of std::threads no larger than
+// the host's CPUs runs every node's chunks. start() returns at once; progress() can be read while they run; finish()
+// joins them, merges their free lists into the zones in pfn order (so the result is the same for any thread count) and
+// then does what page_alloc_init_late does once all are done: pcp_update_after_deferred_init.
 class deferred_init
 {
 public:
@@ -60,6 +62,10 @@ private:
     struct impl;
     std::unique_ptr<impl> m_impl;
 };
+
+// Seed 000's fix (v5.4 .. v5.13, with pcp-update-after-deferred-init): zone_pcp_update on every populated
+// zone once every node's deferred init is done. deferred_init::finish calls it.
+void pcp_update_after_deferred_init(machine& m);
 
 // page_alloc_init_late: deferred_init start + finish.
 deferred_init_report page_alloc_init_late(machine& m);

@@ -1,5 +1,10 @@
 // The pgdatinit threads (deferred_init_memmap): real std::threads that initialise struct pages and free them
 // to the buddy allocator, one per node or, with parallel-deferred-init, several per node over chunks.
+//
+// The modelled thread count (deferred_init_threads: a node's CPUs from v5.8) sets the modelled time and the
+// reports; on the host the chunks of every node are run by a pool of at most as many threads as the host has
+// CPUs (host_init_threads). Hundreds of runnable threads on a small host starve every other thread of the
+// process: a meta-1t-316 boot (316 init threads) held the window's thread off a 2-CPU host for seconds.
 #include "boot.hpp"
 #include "boot_internal.hpp"
 #include "buddy.hpp"
@@ -11,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 namespace pcplab::mm
 {
@@ -33,6 +39,13 @@ public:
     void unlock(const lock_id&, int, lock_caller, const mm_work&) override { }
 };
 
+// Host threads for `modelled` init threads: no more than the host's CPUs (at least one).
+int host_init_threads(int modelled)
+{
+    const int cpus = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+    return std::max(1, std::min(modelled, cpus));
+}
+
 std::uint64_t now_ns()
 {
     return static_cast<std::uint64_t>(
@@ -49,11 +62,11 @@ struct chunk {
 };
 
 struct node_job {
+    std::size_t index = 0; // in deferred_init::impl::jobs
     int nid = 0;
     zone* z = nullptr;
     int threads = 1;
     std::vector<chunk> chunks;
-    std::atomic<std::size_t> next_chunk{0};
     std::atomic<unsigned long> done_pages{0};
     unsigned long total_pages = 0;
     std::atomic<std::size_t> chunks_left{0};
@@ -66,6 +79,10 @@ struct node_job {
 struct deferred_init::impl {
     machine& m;
     std::vector<std::unique_ptr<node_job>> jobs;
+    // Every chunk of every node, nodes interleaved so that all progress together (as the kernel's threads
+    // do); the host threads take them in this order.
+    std::vector<std::pair<node_job*, std::size_t>> order;
+    std::atomic<std::size_t> next_chunk{0};
     std::vector<std::thread> threads;
     std::vector<deferred_thread_report> thread_reports;
     std::mutex report_lock;
@@ -132,19 +149,22 @@ struct deferred_init::impl {
         }
     }
 
-    void worker(node_job& job, int thread_no)
+    // One host thread: chunks from the common order until none is left; reports what it did per node.
+    void worker(int thread_no)
     {
         std::uint64_t t0 = now_ns();
-        unsigned long pages = 0;
+        std::vector<unsigned long> pages(jobs.size(), 0);
         for (;;) {
-            std::size_t i = job.next_chunk.fetch_add(1);
-            if (i >= job.chunks.size()) break;
-            run_chunk(job, job.chunks[i]);
-            pages += job.chunks[i].pages;
-            if (job.chunks_left.fetch_sub(1) == 1) job.end_ns.store(now_ns());
+            std::size_t i = next_chunk.fetch_add(1);
+            if (i >= order.size()) break;
+            auto [job, c] = order[i];
+            run_chunk(*job, job->chunks[c]);
+            pages[job->index] += job->chunks[c].pages;
+            if (job->chunks_left.fetch_sub(1) == 1) job->end_ns.store(now_ns());
         }
         std::lock_guard<std::mutex> g(report_lock);
-        thread_reports.push_back({job.nid, thread_no, pages, now_ns() - t0});
+        for (std::size_t j = 0; j < jobs.size(); ++j)
+            if (pages[j] > 0) thread_reports.push_back({jobs[j]->nid, thread_no, pages[j], now_ns() - t0});
     }
 
     // The jobs: each node's deferred range in chunks, its frame total and thread count. No thread yet.
@@ -174,6 +194,7 @@ struct deferred_init::impl {
             job->chunks_left = job->chunks.size();
             int want = deferred_init_threads(m.patches, m.era.version, static_cast<int>(pg.cpus.size()));
             job->threads = std::max(1, std::min<int>(want, static_cast<int>(job->chunks.size())));
+            job->index = jobs.size();
             jobs.push_back(std::move(job));
         }
     }
@@ -187,8 +208,18 @@ struct deferred_init::impl {
             if (job->chunks.empty()) job->end_ns = start_ns;
         }
         m.stage = boot_stage::deferred_init;
-        for (auto& job : jobs)
-            for (int t = 0; t < job->threads; ++t) threads.emplace_back([this, j = job.get(), t] { worker(*j, t); });
+        int modelled = 0;
+        std::size_t most = 0;
+        for (auto& job : jobs) {
+            modelled += job->threads;
+            most = std::max(most, job->chunks.size());
+        }
+        order.clear();
+        for (std::size_t c = 0; c < most; ++c)
+            for (auto& job : jobs)
+                if (c < job->chunks.size()) order.emplace_back(job.get(), c);
+        const int host = host_init_threads(modelled);
+        for (int t = 0; t < host; ++t) threads.emplace_back([this, t] { worker(t); });
         started = true;
     }
 
@@ -244,13 +275,10 @@ struct deferred_init::impl {
         for (auto& job : jobs) {
             merge(*job);
             m.nodes[static_cast<std::size_t>(job->nid)]->deferred_init_done = true;
-            // Seed 000: zone_pcp_update at the end of deferred_init_memmap (v5.4 .. v5.13).
-            if (m.patches[patch::pcp_update_after_deferred_init] && m.era.version.before(5, 14)
-                && job->z->pagesets_allocated)
-                zone_pcp_update(m, *job->z, 0, limits_cause::deferred_init_done);
             rep.nodes.push_back({job->nid, job->threads, job->total_pages, job->end_ns.load() - job->start_ns});
         }
         for (auto& pg : m.nodes) pg->deferred_init_done = true;
+        pcp_update_after_deferred_init(m);
         rep.threads = thread_reports;
         std::sort(rep.threads.begin(), rep.threads.end(),
             [](const auto& a, const auto& b) { return a.node != b.node ? a.node < b.node : a.thread < b.thread; });
@@ -304,6 +332,19 @@ int deferred_init::threads(int nid) const
 deferred_init_report deferred_init::finish()
 {
     return m_impl->finish();
+}
+
+// Seed 000 as merged (3e8fc0075e24, v5.4 .. v5.13): page_alloc_init_late, once wait_for_completion has seen
+// every node's pgdatinit thread finish, runs zone_pcp_update on every populated zone (the posted patch called
+// it at the end of each node's deferred_init_memmap; the merged one moved it here). Zones whose managed pages
+// did not change keep their limits and report nothing. v5.14 removed the loop: setup_per_zone_wmarks, run by
+// init_per_zone_wmark_min after deferred init (boot_late), recomputes the limits instead.
+void pcp_update_after_deferred_init(machine& m)
+{
+    if (!m.patches[patch::pcp_update_after_deferred_init] || !m.era.version.before(5, 14)) return;
+    m.for_each_populated_zone([&](zone& z) {
+        if (z.pagesets_allocated) zone_pcp_update(m, z, 0, limits_cause::deferred_init_done);
+    });
 }
 
 // page_alloc_init_late (v5.4 / v6.x): start the pgdatinit threads and wait for all of them.

@@ -64,7 +64,7 @@ enum class boot_stage {
 // Why a zone's pageset limits were (re)computed: shown as the cause of a batch/high change.
 enum class limits_cause {
     setup_per_cpu_pageset,
-    deferred_init_done, // seed 000: zone_pcp_update at the end of deferred_init_memmap
+    deferred_init_done, // seed 000: zone_pcp_update once page_alloc_init_late has seen every node's init end
     watermarks, // v5.14+: setup_per_zone_wmarks -> zone_pcp_update
     sysctl,
     cpu_online,
@@ -98,6 +98,9 @@ public:
     unsigned long min_free_kbytes = 1024; // compiled-in default until init_per_zone_wmark_min runs
     long user_min_free_kbytes = -1;
     boot_stage stage = boot_stage::created;
+    // Frames mem_init's memmap_init initialised on the boot CPU before deferred init (present frames below
+    // each node's first_deferred_pfn and the reserved ones): what the boot's early part costs (sim::boot_timeline).
+    unsigned long early_init_pages = 0;
 
     std::vector<std::unique_ptr<pglist_data>> nodes;
     std::vector<int> cpu_to_node; // cpu_to_node(cpu)

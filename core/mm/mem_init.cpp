@@ -142,6 +142,7 @@ void mem_init(machine& m)
                     zone* z = node_zone_of(pg, pfn);
                     init_single_page(m.pfn_to_page(pfn), static_cast<int>(nid), z->idx);
                     ++c.work.pages_initialised;
+                    ++m.early_init_pages;
                 }
         };
         init_range(0, pg.first_deferred_pfn);

@@ -3,6 +3,7 @@
 #include "watermarks.hpp"
 
 #include "pcp_limits.hpp"
+#include "sysctl_bounds.hpp"
 
 #include <algorithm>
 #include <climits>
@@ -25,12 +26,6 @@ bool highmem_like(const kernel_era& era, const zone& z)
 unsigned long sized_pages(const kernel_era& era, const zone& z)
 {
     return era.formulas_read_present() ? z.present_pages : z.managed();
-}
-
-// The vm.watermark_scale_factor bound: 1000 (0.1 .. 10%) in v5.4; 3000 by v6.1.
-int watermark_scale_factor_max(const kernel_era& era)
-{
-    return era.version.at_least(6, 0) ? 3000 : 1000;
 }
 
 } // namespace
@@ -153,8 +148,7 @@ void init_per_zone_wmark_min(machine& m)
 // watermarks are recomputed (and, v5.14+, the pcp limits with them).
 std::string set_min_free_kbytes(machine& m, long kbytes)
 {
-    if (kbytes < 0 || kbytes > INT_MAX)
-        return "vm.min_free_kbytes: " + std::to_string(kbytes) + " is invalid (0 .. " + std::to_string(INT_MAX) + ")";
+    if (auto why = vm_sysctl_problem(vm_sysctl::min_free_kbytes, kbytes, m.era); !why.empty()) return why;
     m.min_free_kbytes = static_cast<unsigned long>(kbytes);
     m.user_min_free_kbytes = kbytes;
     m.sysctl.min_free_kbytes = kbytes;
@@ -165,10 +159,7 @@ std::string set_min_free_kbytes(machine& m, long kbytes)
 // watermark_scale_factor_sysctl_handler (v4.6 .. v6.19): 1 .. 1000 (3000 in v6.x), then setup_per_zone_wmarks.
 std::string set_watermark_scale_factor(machine& m, int factor)
 {
-    int max = watermark_scale_factor_max(m.era);
-    if (factor < 1 || factor > max)
-        return "vm.watermark_scale_factor: " + std::to_string(factor) + " is invalid (1 .. " + std::to_string(max)
-            + " on era " + m.era.version.str() + ")";
+    if (auto why = vm_sysctl_problem(vm_sysctl::watermark_scale_factor, factor, m.era); !why.empty()) return why;
     m.sysctl.watermark_scale_factor = factor;
     setup_per_zone_wmarks(m);
     return {};

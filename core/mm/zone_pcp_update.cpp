@@ -1,6 +1,7 @@
 // Applying the pcp limit formulas to a machine: setup_per_cpu_pageset, zone_pcp_update and the two
 // fraction sysctls. The formulas themselves are in pcp_limits.cpp.
 #include "pcp_limits.hpp"
+#include "sysctl_bounds.hpp"
 
 #include <string>
 
@@ -49,15 +50,6 @@ void per_cpu_pages_init(per_cpu_pages& pcp)
     pcp.free_count = 0;
     pcp.free_factor = 0;
     pcp.stat_threshold = 0; // per_cpu_zonestats are allocated zeroed; refresh_zone_stat_thresholds fills them
-}
-
-// The sysctl handlers' range check: proc_dointvec_minmax refuses negatives, the handler nonzero values below 8.
-std::string check_fraction(const char* name, int value)
-{
-    if (value < 0 || (value != 0 && value < MIN_PERCPU_PAGELIST_FRACTION))
-        return std::string(name) + ": " + std::to_string(value) + " is invalid (0, or at least "
-            + std::to_string(MIN_PERCPU_PAGELIST_FRACTION) + ")";
-    return {};
 }
 
 } // namespace
@@ -133,10 +125,7 @@ void setup_per_cpu_pageset(machine& m)
 // percpu_pagelist_fraction_sysctl_handler (v2.6 .. v5.13; removed in v5.14): high = managed / fraction.
 std::string set_percpu_pagelist_fraction(machine& m, int value)
 {
-    if (m.era.high_rule() != pcp_high_rule::six_times_batch)
-        return "vm.percpu_pagelist_fraction does not exist on era " + m.era.version.str()
-            + " (removed in v5.14; use vm.percpu_pagelist_high_fraction)";
-    if (auto err = check_fraction("vm.percpu_pagelist_fraction", value); !err.empty()) return err;
+    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_fraction, value, m.era); !err.empty()) return err;
     if (m.sysctl.percpu_pagelist_fraction == value) return {};
     m.sysctl.percpu_pagelist_fraction = value;
     m.for_each_populated_zone([&](zone& z) { zone_set_pageset_high_and_batch(m, z, 0, limits_cause::sysctl); });
@@ -146,10 +135,7 @@ std::string set_percpu_pagelist_fraction(machine& m, int value)
 // percpu_pagelist_high_fraction_sysctl_handler (v5.14+): high = managed / fraction split over the node's CPUs.
 std::string set_percpu_pagelist_high_fraction(machine& m, int value)
 {
-    if (m.era.high_rule() != pcp_high_rule::low_watermark)
-        return "vm.percpu_pagelist_high_fraction does not exist on era " + m.era.version.str()
-            + " (added in v5.14; use vm.percpu_pagelist_fraction)";
-    if (auto err = check_fraction("vm.percpu_pagelist_high_fraction", value); !err.empty()) return err;
+    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_high_fraction, value, m.era); !err.empty()) return err;
     if (m.sysctl.percpu_pagelist_high_fraction == value) return {};
     m.sysctl.percpu_pagelist_high_fraction = value;
     m.for_each_populated_zone([&](zone& z) { zone_set_pageset_high_and_batch(m, z, 0, limits_cause::sysctl); });

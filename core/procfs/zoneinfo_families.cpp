@@ -15,7 +15,6 @@ std::string formula_family::versions() const
 
 const std::vector<formula_family>& formula_families()
 {
-    using v = mm::kernel_version;
     static const std::vector<formula_family> families = {
         {"hot and cold lists; batch = zone/4096 pages capped at 256 KiB, rounded up to 2^n - 1; hot high 6 x "
          "batch, low 2 x batch; cold high 2 x batch, batch = batch",

@@ -65,9 +65,15 @@ run_figures figures_of(const sim::snapshot& s, const run_record& r)
 std::vector<compare_input> compare_inputs_from(const recording& rec)
 {
     std::map<int, compare_input> by_side;
+    std::vector<std::string> cut_off;
     for (const auto& r : rec.runs()) {
         auto idx = rec.index(r.run);
         if (idx.empty()) continue;
+        if (!r.finished) {
+            cut_off.push_back(rec.path() + ": run " + std::to_string(r.run) + " (seed " + std::to_string(r.seed)
+                + ") was cut off before its end (finished = 0) and is left out");
+            continue;
+        }
         auto last = rec.load(r.run, idx.back().seq);
         auto [it, fresh] = by_side.try_emplace(r.side);
         compare_input& in = it->second;
@@ -80,12 +86,15 @@ std::vector<compare_input> compare_inputs_from(const recording& rec)
         }
         in.runs.push_back(figures_of(*last, r));
     }
-    if (by_side.empty()) rec.fail("no run with snapshots to compare");
+    if (by_side.empty())
+        rec.fail(cut_off.empty() ? "no run with snapshots to compare"
+                                 : "no finished run to compare (every run was cut off before its end)");
     std::vector<compare_input> out;
     for (auto& [side, in] : by_side) {
         if (by_side.size() > 1) in.tag += side == 0 ? "-A" : "-B";
         out.push_back(std::move(in));
     }
+    out.front().notes = std::move(cut_off);
     return out;
 }
 
@@ -146,13 +155,21 @@ compare_table build_compare_table(const std::vector<compare_input>& columns)
     compare_table t;
     t.title = columns.front().workload;
     bool can_test = true;
+    std::string workloads;
+    bool same_workload = true;
     for (const auto& c : columns) {
-        if (c.workload != t.title) t.title.clear();
+        same_workload = same_workload && c.workload == columns.front().workload;
+        if (!same_workload) t.title.clear();
         t.era.push_back(c.era);
         t.tag.push_back(c.tag);
         t.repeats.push_back(static_cast<int>(c.runs.size()));
         can_test = can_test && c.runs.size() >= 2;
+        workloads += (workloads.empty() ? "" : ", ") + c.tag + " ran " + (c.workload.empty() ? "?" : c.workload);
+        t.notes.insert(t.notes.end(), c.notes.begin(), c.notes.end());
     }
+    if (!same_workload)
+        t.notes.push_back("the columns ran different workloads (" + workloads
+            + "): their figures measure different things, and the differences are not the configuration's");
     if (!can_test) t.notes.push_back("significance (asterisks) needs at least 2 runs per column: record with --repeat");
 
     const std::size_t nm = metrics.size(), nc = columns.size();

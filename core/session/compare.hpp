@@ -36,9 +36,12 @@ struct compare_input {
     std::string workload;
     std::vector<metric_def> metrics;
     std::vector<run_figures> runs;
+    std::vector<std::string> notes; // what the table should say about this column (runs left out)
 };
 
-// The columns of a recording: one per side, each with every run of that side.
+// The columns of a recording: one per side, each with every finished run of that side. A run that was cut off
+// (finished = 0: the recording was killed, or is still being written) is left out with a note; its last
+// snapshot holds the figures of some moment of the run, not of its end.
 std::vector<compare_input> compare_inputs_from(const recording& rec);
 
 struct compare_cell {

@@ -37,13 +37,16 @@ const char* event_kind_name(sim::event_kind k)
         return "deferred_init_done";
     case sim::event_kind::note:
         return "note";
+    case sim::event_kind::workload_round:
+        return "workload_round";
     }
     return "?";
 }
 
 std::optional<sim::event_kind> event_kind_from_name(std::string_view name)
 {
-    return from_name<sim::event_kind>(name, static_cast<unsigned>(sim::event_kind::note) + 1, event_kind_name);
+    return from_name<sim::event_kind>(
+        name, static_cast<unsigned>(sim::event_kind::workload_round) + 1, event_kind_name);
 }
 
 const char* event_field_name(sim::event_field f)
@@ -73,7 +76,7 @@ std::optional<sim::event_field> event_field_from_name(std::string_view name)
 std::optional<sim::command_kind> command_kind_from_name(std::string_view name)
 {
     return from_name<sim::command_kind>(
-        name, static_cast<unsigned>(sim::command_kind::set_intensity) + 1, sim::command_kind_name);
+        name, static_cast<unsigned>(sim::command_kind::set_continuous) + 1, sim::command_kind_name);
 }
 
 std::optional<sim::run_state> run_state_from_name(std::string_view name)

@@ -8,6 +8,18 @@
 namespace pcplab::session
 {
 
+namespace
+{
+
+// What went wrong, without the file name that recording_error puts in front (close() names the file once).
+std::string problem_of(const std::exception& e)
+{
+    if (const auto* r = dynamic_cast<const recording_error*>(&e)) return r->problem();
+    return e.what();
+}
+
+} // namespace
+
 recorder::recorder(const std::string& path, recorder_options opt, bool append)
     : m_path(path)
     , m_opt(std::move(opt))
@@ -184,7 +196,7 @@ void recorder::writer_loop()
             m_writer->commit_if_due();
         } catch (const std::exception& e) {
             std::lock_guard lk(m_mu);
-            m_error = e.what();
+            m_error = problem_of(e);
             m_closing = true; // stop accepting: the file cannot be written
             m_queued_snapshots = 0;
             m_queue.clear();
@@ -203,8 +215,14 @@ void recorder::writer_loop()
         m_writer->close();
     } catch (const std::exception& e) {
         std::lock_guard lk(m_mu);
-        m_error = e.what();
+        m_error = problem_of(e);
     }
+}
+
+bool recorder::failed() const
+{
+    std::lock_guard lk(m_mu);
+    return !m_error.empty();
 }
 
 void recorder::close()
@@ -222,7 +240,7 @@ void recorder::close()
         std::lock_guard lk(m_mu);
         err = m_error;
     }
-    if (!err.empty()) throw recording_error(m_path, "recording failed: " + err);
+    if (!err.empty()) throw recording_error(m_path, err);
 }
 
 std::uint64_t recorder::dropped() const

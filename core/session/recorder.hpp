@@ -66,6 +66,9 @@ public:
     static constexpr unsigned WRITER_IDLE_AFTER = 25;
     static constexpr std::chrono::milliseconds WRITER_IDLE_POLL{100};
 
+    // The file could not be written (a full disk): the writer has stopped and takes nothing more; close() says
+    // why and what the file keeps. A producer that can stop early (pcplab-cli run) asks this as it goes.
+    bool failed() const;
     std::uint64_t dropped() const; // snapshots not recorded because the queue was full
     std::uint64_t written() const; // snapshots written so far
     const std::string& path() const { return m_path; }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pcplab::session
@@ -81,6 +82,15 @@ recording::recording(const std::string& path)
     , m_db(open_recording_db(path))
 {
     try {
+        // Damage that SQLite's page reads do not notice (an index that lost rows, a page used twice) would
+        // otherwise give other values with no error: a recording opens only whole. It reads every page once,
+        // about as long as an export reads them (0.6 s for a 57 MB recording on the development host).
+        auto check = m_db.prepare("PRAGMA integrity_check(1)");
+        if (check.step() && check.column_text(0) != "ok") {
+            std::string found = check.column_text(0);
+            std::replace(found.begin(), found.end(), '\n', ' ');
+            fail("damaged recording (SQLite's integrity check: " + found + ")");
+        }
         m_schema = m_db.query_int("PRAGMA user_version");
         auto s = m_db.prepare("SELECT key, value FROM meta");
         while (s.step()) m_meta[s.column_text(0)] = s.column_text(1);

@@ -104,10 +104,9 @@ void create_recording_schema(sqlite_db& db)
     // 16 KiB pages instead of 4: a quarter of the write and checkpoint system calls for the same bytes, which
     // cut the writer thread's CPU time by about a quarter (set before WAL mode, which fixes the page size).
     db.exec("PRAGMA page_size = 16384");
-    db.exec("PRAGMA journal_mode = WAL");
-    // NORMAL: a commit survives a crash of the process (the point of periodic commits); only a power loss
-    // may lose the last transactions, which FULL would guard against at the cost of an fsync per commit.
-    db.exec("PRAGMA synchronous = NORMAL");
+    // In the rollback journal's mode, which writes the database file itself: the schema and the file's identity
+    // (application id, version) are in it before the writer turns to WAL mode, so that a recording whose -wal
+    // file is lost before its first checkpoint is still a recording (with no runs), not an unknown database.
     db.exec("PRAGMA application_id = " + std::to_string(RECORDING_APPLICATION_ID));
     db.exec("BEGIN");
     db.exec(k_schema_v2);
@@ -147,12 +146,18 @@ sqlite_db open_recording_db(const std::string& path)
             path, "not a pcplab recording (" + io::file_type_name(st.st_mode) + ", not a regular file)");
     if (st.st_size == 0) throw recording_error(path, "empty file (not a pcplab recording)");
 
-    // The SQLite header: 16 bytes of magic, then the page size (offset 16) and the page count (offset 28).
+    // The SQLite header: 16 bytes of magic, then the page size (offset 16) and the page count (offset 28). Read
+    // and closed before SQLite opens the file: closing a descriptor of a file drops every POSIX lock that this
+    // process holds on it, SQLite's included, and a writer whose locks are gone loses what it writes (another
+    // process, seeing no one, checkpoints and deletes the write-ahead log under it).
     unsigned char header[100] = {};
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw recording_error(path, "cannot be read (permission denied?)");
-    in.read(reinterpret_cast<char*>(header), sizeof header);
-    const auto got = static_cast<std::size_t>(in.gcount());
+    std::size_t got = 0;
+    {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) throw recording_error(path, "cannot be read (permission denied?)");
+        in.read(reinterpret_cast<char*>(header), sizeof header);
+        got = static_cast<std::size_t>(in.gcount());
+    }
     if (got < 16 || std::memcmp(header, "SQLite format 3", 16) != 0)
         throw recording_error(path, "not a pcplab recording (not an SQLite database)");
     if (got < sizeof header) throw recording_error(path, "truncated recording (shorter than an SQLite header)");

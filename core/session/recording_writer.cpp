@@ -11,15 +11,13 @@
 
 #include "procfs/procfs_texts.hpp"
 
+#include "program/version.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cstdio>
 #include <ctime>
-
-#ifndef PCPLAB_VERSION
-#define PCPLAB_VERSION "0.1.0"
-#endif
 
 namespace pcplab::session
 {
@@ -112,7 +110,7 @@ recording_writer::recording_writer(const std::string& path, recording_options op
             create_recording_schema(m_db);
             auto m = m_db.prepare("INSERT OR REPLACE INTO meta VALUES(?, ?)");
             const std::pair<const char*, std::string> rows[] = {
-                {"program_version", PCPLAB_VERSION},
+                {"program_version", std::string(program::version())},
                 {"created_utc", utc_now()},
                 {"created_epoch", std::to_string(static_cast<long long>(std::time(nullptr)))},
                 {"source", m_opt.source},
@@ -121,8 +119,14 @@ recording_writer::recording_writer(const std::string& path, recording_options op
                 {"holds_rule", m_opt.holds.text()},
                 {"procfs_rule", m_opt.procfs_rule},
             };
+            m_db.exec("BEGIN");
             for (const auto& [k, v] : rows) m.bind(1, k).bind(2, v).run();
+            m_db.exec("COMMIT");
         }
+        // WAL while recording: commits append to the log, and readers go on reading while the writer writes.
+        m_db.exec("PRAGMA journal_mode = WAL");
+        // NORMAL: a commit survives a crash of the process (the point of periodic commits); only a power loss
+        // may lose the last transactions, which FULL would guard against at the cost of an fsync per commit.
         m_db.exec("PRAGMA synchronous = NORMAL");
         prepare_statements();
         m_db.exec("BEGIN");
@@ -154,36 +158,77 @@ void recording_writer::prepare_statements()
     m_procfs = m_db.prepare("INSERT INTO procfs VALUES(?, ?, ?, ?, ?)");
 }
 
+template <class F> auto recording_writer::guarded(F f) -> decltype(f())
+{
+    if (!m_failure.empty()) throw recording_error(m_path, m_failure);
+    try {
+        return f();
+    } catch (const sqlite_error& e) {
+        fail(e);
+    }
+}
+
+void recording_writer::fail(const sqlite_error& e)
+{
+    m_failure = std::string("cannot be written (") + e.what() + "); recording stopped there, and the file keeps "
+        + kept_text();
+    // What the open transaction holds is not in the file; the counts must not claim it either.
+    if (m_in_tx) {
+        try {
+            m_db.exec("ROLLBACK");
+        } catch (const sqlite_error&) {
+            // SQLite may have rolled it back itself (a full disk does); nothing else is written either way.
+        }
+        m_in_tx = false;
+    }
+    throw recording_error(m_path, m_failure);
+}
+
+std::string recording_writer::kept_text() const
+{
+    std::string out;
+    for (const auto& r : m_runs) {
+        char t[64];
+        std::snprintf(t, sizeof t, "%.1f ms", static_cast<double>(r.committed_t) / 1e6);
+        out += (out.empty() ? "" : ", ") + std::string("run ") + std::to_string(r.run) + ": "
+            + std::to_string(r.committed) + " snapshot" + (r.committed == 1 ? "" : "s")
+            + (r.committed ? std::string(" (to ") + t + " of virtual time)" : "");
+    }
+    return out.empty() ? "no run" : out;
+}
+
 std::int64_t recording_writer::begin_run(const run_header& h)
 {
-    nlohmann::json sw = nlohmann::json::object();
-    for (const auto& [name, on] : h.switches) sw[name] = on;
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& [k, v] : h.workload_params) params[k] = v;
-    auto s = m_db.prepare("INSERT INTO runs(side, tag, preset, era, requested_era, switches, init_threads, "
-                          "workload, workload_params, intensity, seed, nr_cpus, hold_threshold_ns, cost_model, "
-                          "started_utc) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
-    s.bind(1, h.side)
-        .bind(2, h.tag.empty() ? file_stem(m_path) : h.tag)
-        .bind(3, h.preset)
-        .bind(4, h.era)
-        .bind(5, h.requested_era.empty() ? h.era : h.requested_era)
-        .bind(6, sw.dump())
-        .bind(7, h.init_threads)
-        .bind(8, h.workload)
-        .bind(9, params.dump())
-        .bind(10, h.intensity)
-        .bind(11, h.seed)
-        .bind(12, h.nr_cpus)
-        .bind(13, h.hold_threshold_ns)
-        .bind(14, h.cost_model_json.empty() ? "{}" : h.cost_model_json)
-        .bind(15, utc_now());
-    s.run();
-    const std::int64_t run = m_db.last_insert_rowid();
-    state(run);
-    // On disk at once: a recording cut off early (killed, disk full) still lists the run it was making.
-    commit();
-    return run;
+    return guarded([&] {
+        nlohmann::json sw = nlohmann::json::object();
+        for (const auto& [name, on] : h.switches) sw[name] = on;
+        nlohmann::json params = nlohmann::json::object();
+        for (const auto& [k, v] : h.workload_params) params[k] = v;
+        auto s = m_db.prepare("INSERT INTO runs(side, tag, preset, era, requested_era, switches, init_threads, "
+                              "workload, workload_params, intensity, seed, nr_cpus, hold_threshold_ns, cost_model, "
+                              "started_utc) VALUES(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+        s.bind(1, h.side)
+            .bind(2, h.tag.empty() ? file_stem(m_path) : h.tag)
+            .bind(3, h.preset)
+            .bind(4, h.era)
+            .bind(5, h.requested_era.empty() ? h.era : h.requested_era)
+            .bind(6, sw.dump())
+            .bind(7, h.init_threads)
+            .bind(8, h.workload)
+            .bind(9, params.dump())
+            .bind(10, h.intensity)
+            .bind(11, h.seed)
+            .bind(12, h.nr_cpus)
+            .bind(13, h.hold_threshold_ns)
+            .bind(14, h.cost_model_json.empty() ? "{}" : h.cost_model_json)
+            .bind(15, utc_now());
+        s.run();
+        const std::int64_t run = m_db.last_insert_rowid();
+        state(run);
+        // On disk at once: a recording cut off early (killed, disk full) still lists the run it was making.
+        commit_now();
+        return run;
+    });
 }
 
 recording_writer::per_run& recording_writer::state(std::int64_t run)
@@ -196,27 +241,27 @@ recording_writer::per_run& recording_writer::state(std::int64_t run)
 
 void recording_writer::write_snapshot(std::int64_t run, const sim::snapshot& s)
 {
-    per_run& r = state(run);
-    write_rows(r, s);
-    const auto [first_hold, holds] = write_holds(r, s);
-    m_snap.bind(1, run)
-        .bind(2, s.seq)
-        .bind(3, s.sim_time_ns)
-        .bind(4, sim::run_state_name(s.state))
-        .bind(5, s.run.generation)
-        .bind_blob(6, encode_snapshot(s));
-    if (holds)
-        m_snap.bind(7, first_hold);
-    else
-        m_snap.bind_null(7);
-    m_snap.bind(8, holds);
-    m_snap.run();
-    r.snapshots += 1;
-    // The first snapshot too, so that such a run has its starting state; then one commit per interval.
-    if (r.snapshots == 1)
-        commit();
-    else
-        commit_if_due();
+    guarded([&] {
+        per_run& r = state(run);
+        write_rows(r, s);
+        const auto [first_hold, holds] = write_holds(r, s);
+        m_snap.bind(1, run)
+            .bind(2, s.seq)
+            .bind(3, s.sim_time_ns)
+            .bind(4, sim::run_state_name(s.state))
+            .bind(5, s.run.generation)
+            .bind_blob(6, encode_snapshot(s));
+        if (holds)
+            m_snap.bind(7, first_hold);
+        else
+            m_snap.bind_null(7);
+        m_snap.bind(8, holds);
+        m_snap.run();
+        r.snapshots += 1;
+        r.last_t = s.sim_time_ns;
+        // The first snapshot too, so that such a run has its starting state; then one commit per interval.
+        if (r.snapshots == 1 || std::chrono::steady_clock::now() - m_last_commit >= m_opt.commit_interval) commit_now();
+    });
 }
 
 std::pair<std::int64_t, std::size_t> recording_writer::write_holds(per_run& r, const sim::snapshot& s)
@@ -308,14 +353,16 @@ void recording_writer::note_dropped(std::int64_t run, std::uint64_t n)
 
 void recording_writer::end_run(std::int64_t run, const std::string& stop_reason, const std::string& summary_json)
 {
-    auto s = m_db.prepare("UPDATE runs SET finished = 1, stop_reason = ?, summary = ? WHERE run = ?");
-    s.bind(1, stop_reason);
-    if (summary_json.empty())
-        s.bind_null(2);
-    else
-        s.bind(2, summary_json);
-    s.bind(3, run).run();
-    commit();
+    guarded([&] {
+        auto s = m_db.prepare("UPDATE runs SET finished = 1, stop_reason = ?, summary = ? WHERE run = ?");
+        s.bind(1, stop_reason);
+        if (summary_json.empty())
+            s.bind_null(2);
+        else
+            s.bind(2, summary_json);
+        s.bind(3, run).run();
+        commit_now();
+    });
 }
 
 void recording_writer::flush_counts()
@@ -333,9 +380,19 @@ void recording_writer::commit_if_due()
 
 void recording_writer::commit()
 {
+    guarded([&] { commit_now(); });
+}
+
+void recording_writer::commit_now()
+{
     if (!m_db.is_open()) return;
     flush_counts();
     if (m_in_tx) m_db.exec("COMMIT");
+    m_in_tx = false;
+    for (auto& r : m_runs) {
+        r.committed = r.snapshots;
+        r.committed_t = r.last_t;
+    }
     m_db.exec("BEGIN");
     m_in_tx = true;
     m_last_commit = std::chrono::steady_clock::now();
@@ -344,18 +401,35 @@ void recording_writer::commit()
 void recording_writer::close()
 {
     if (!m_db.is_open()) return;
-    flush_counts();
-    if (m_in_tx) m_db.exec("COMMIT");
-    m_in_tx = false;
-    m_snap = {};
-    m_sample = {};
-    m_zone = {};
-    m_event = {};
-    m_chunk = {};
-    m_command = {};
-    m_procfs = {};
-    m_db.close();
-    m_claim = {}; // after SQLite's own descriptor: closing ours first would drop SQLite's POSIX locks
+    struct closer {
+        recording_writer& w;
+        ~closer()
+        {
+            w.m_snap = {};
+            w.m_sample = {};
+            w.m_zone = {};
+            w.m_event = {};
+            w.m_chunk = {};
+            w.m_command = {};
+            w.m_procfs = {};
+            w.m_db.close();
+            w.m_claim = {}; // after SQLite's own descriptor: closing ours first would drop SQLite's POSIX locks
+        }
+    } closing{*this};
+    if (!m_failure.empty()) return; // rolled back already: nothing more is written
+    guarded([&] {
+        flush_counts();
+        if (m_in_tx) m_db.exec("COMMIT");
+        m_in_tx = false;
+    });
+    // A finished recording leaves WAL mode: one file, which a reader opens even from a read-only folder (a
+    // WAL database needs its -shm file, which such a folder cannot hold). Only while no other connection
+    // has the file open; otherwise it stays in WAL mode, as valid a recording.
+    try {
+        m_db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+        m_db.exec("PRAGMA journal_mode = DELETE");
+    } catch (const sqlite_error&) {
+    }
 }
 
 } // namespace pcplab::session

@@ -65,6 +65,9 @@ public:
     recording_writer(const recording_writer&) = delete;
     recording_writer& operator=(const recording_writer&) = delete;
 
+    // Every call below throws recording_error when the file cannot be written (a full disk): the writer then
+    // rolls back what was not committed and writes nothing more (close() only closes the file), so that the file
+    // holds what the commits before brought, counts included; the message says how much that is.
     std::int64_t begin_run(const run_header& h);
     // The snapshot's blob, its time-series rows, its events, holds (by the hold rule) and commands, and its
     // /proc texts when they are a new rendering.
@@ -73,7 +76,9 @@ public:
     void end_run(std::int64_t run, const std::string& stop_reason, const std::string& summary_json);
     void commit_if_due();
     void commit(); // now (and start the next transaction)
-    void close(); // commit and close; idempotent
+    // Commit, leave WAL mode (a finished recording is one file, readable from a read-only folder) and close;
+    // idempotent.
+    void close();
     const std::string& path() const { return m_path; }
 
 private:
@@ -85,7 +90,15 @@ private:
         std::uint64_t snapshots = 0, dropped = 0, holds_seen = 0, holds_written = 0;
         hold_sampler sampler;
         std::shared_ptr<const procfs::procfs_texts> procfs;
+        sim::vtime_ns last_t = 0; // the latest snapshot's virtual time
+        std::uint64_t committed = 0; // snapshots in the file as of the last commit
+        sim::vtime_ns committed_t = 0; // and the virtual time they reach
     };
+    // Runs `f`; a failed SQLite call makes the writer fail for good (fail()).
+    template <class F> auto guarded(F f) -> decltype(f());
+    [[noreturn]] void fail(const sqlite_error& e);
+    std::string kept_text() const; // what the file holds as of the last commit
+    void commit_now();
     void prepare_statements();
     void write_rows(per_run& r, const sim::snapshot& s);
     // The holds the rule keeps, as one row of lock_hold_chunks; returns its rowid and their number ({0, 0}
@@ -105,6 +118,7 @@ private:
     std::chrono::steady_clock::time_point m_last_commit;
     std::vector<per_run> m_runs;
     bool m_in_tx = false;
+    std::string m_failure; // set once a write failed: the message every later call throws again
 };
 
 // "off" for "/tmp/off.db".

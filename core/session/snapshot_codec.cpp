@@ -230,6 +230,11 @@ std::string encode_snapshot(const sim::snapshot& s)
     w.b(s.procfs != nullptr); // zoneinfo, then buddyinfo: a snapshot has both or neither
     w.b(s.procfs != nullptr);
     w.u(s.procfs_time_ns);
+    // Encoding 3: the boot on the time axis.
+    w.u(s.boot.deferred_init_start_ns);
+    w.u(s.boot.init_end_ns);
+    w.u(s.boot.workload_start_ns);
+    for (const auto& d : s.deferred_init) w.u(d.done_at_ns);
     return w.take();
 }
 
@@ -309,6 +314,12 @@ sim::snapshot decode_snapshot(std::string_view blob)
     if (r.b()) s.state_digest = r.u();
     const bool zoneinfo = r.b(), buddyinfo = r.b();
     s.procfs_time_ns = r.u();
+    if (enc >= 3) {
+        s.boot.deferred_init_start_ns = r.u();
+        s.boot.init_end_ns = r.u();
+        s.boot.workload_start_ns = r.u();
+        for (auto& d : s.deferred_init) d.done_at_ns = r.u();
+    }
     // A placeholder the reader replaces with the recorded texts (procfs table).
     if (zoneinfo || buddyinfo) s.procfs = procfs::procfs_texts::from_texts({}, {});
     if (!r.at_end()) throw codec_error("corrupt (" + std::to_string(r.left()) + " bytes after the snapshot)");

@@ -12,9 +12,11 @@
 namespace pcplab::session
 {
 
-// See docs/recording-schema.md, "Snapshot blob". 2 adds the zone locks' waits_over_threshold; this pcplab
-// reads 1 and 2 (a version-1 blob's waits_over_threshold reads as 0: it was not counted then).
-inline constexpr unsigned SNAPSHOT_ENCODING = 2;
+// See docs/recording-schema.md, "Snapshot blob". 2 adds the zone locks' waits_over_threshold; 3 the boot on
+// the time axis (snapshot::boot and each node's done_at_ns, at the end of the blob). This pcplab reads 1 to 3:
+// a version-1 blob's waits_over_threshold reads as 0 (it was not counted then); a blob before 3 has all boot
+// instants 0 (its time 0 was the workload's start).
+inline constexpr unsigned SNAPSHOT_ENCODING = 3;
 
 // The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
 // /proc texts of s.procfs (whether there are some is kept).

@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <cstring>
 #include <utility>
 
 namespace pcplab::session
@@ -10,9 +11,19 @@ namespace pcplab::session
 namespace
 {
 
+// SQLite's message, and for a failure of the file itself the system's reason: SQLite says "disk I/O error" for
+// a write that failed with EFBIG or EIO alike.
+std::string message_of(sqlite3* db, int rc, std::string msg)
+{
+    const int primary = rc & 0xff;
+    if (db && (primary == SQLITE_IOERR || primary == SQLITE_FULL || primary == SQLITE_CANTOPEN))
+        if (const int err = sqlite3_system_errno(db); err != 0) msg += std::string(" (") + std::strerror(err) + ")";
+    return msg;
+}
+
 [[noreturn]] void fail(sqlite3* db, int rc, const std::string& doing)
 {
-    std::string msg = db ? sqlite3_errmsg(db) : sqlite3_errstr(rc);
+    std::string msg = message_of(db, rc, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
     throw sqlite_error(rc & 0xff, doing.empty() ? msg : doing + ": " + msg);
 }
 
@@ -66,7 +77,7 @@ void sqlite_db::exec(const std::string& sql)
     char* err = nullptr;
     int rc = sqlite3_exec(m_db, sql.c_str(), nullptr, nullptr, &err);
     if (rc != SQLITE_OK) {
-        std::string msg = err ? err : sqlite3_errstr(rc);
+        std::string msg = message_of(m_db, rc, err ? err : sqlite3_errstr(rc));
         sqlite3_free(err);
         throw sqlite_error(rc & 0xff, msg);
     }

@@ -1,5 +1,7 @@
 #include "sim/boot_presenter.hpp"
 
+#include "sim/engine.hpp"
+
 #include "mm/boot.hpp"
 #include "mm/machine.hpp"
 
@@ -20,57 +22,67 @@ double boot_presentation_speed(const boot_pacing& p, double one_thread_ns)
     return speed;
 }
 
-deferred_progress present_node(const node_boot_state& n, double modelled_ns, bool paced)
+double one_thread_boot_ns(const engine& e)
+{
+    double slowest = 0;
+    for (const auto& b : e.boot_report())
+        slowest = std::max(slowest, static_cast<double>(b.pages) * deferred_init_ns_per_page(e.rates(), 1));
+    return static_cast<double>(e.timeline().deferred_init_start_ns) + slowest;
+}
+
+vtime_ns host_reached(const node_boot_state& n)
+{
+    if (n.host_finished || n.host_done >= n.total || n.done_at_ns <= n.start_ns) return n.done_at_ns;
+    return n.start_ns
+        + static_cast<vtime_ns>(static_cast<double>(n.done_at_ns - n.start_ns) * static_cast<double>(n.host_done)
+            / static_cast<double>(n.total));
+}
+
+deferred_progress present_node(const node_boot_state& n, vtime_ns t, bool paced)
 {
     deferred_progress d;
     d.node = n.node;
     d.threads = n.threads;
     d.total = n.total;
     d.host_done = n.host_done;
-    const double end_ns = static_cast<double>(n.total) * n.ns_per_page;
-    d.modelled_ms = end_ns / 1e6;
-    if (!paced) {
-        d.done = n.host_done;
-        d.finished = n.host_finished;
-        return d;
-    }
-    d.paced = true;
-    const double at = std::clamp(modelled_ns, 0.0, end_ns);
-    d.modelled_elapsed_ms = at / 1e6;
-    const double frames = n.ns_per_page > 0 ? std::floor(at / n.ns_per_page) : static_cast<double>(n.total);
-    const auto modelled_done = static_cast<unsigned long>(std::min(frames, static_cast<double>(n.total)));
-    d.done = std::min(n.host_done, modelled_done);
-    d.finished = n.host_finished && modelled_ns >= end_ns;
+    d.modelled_ms = n.modelled_ms;
+    d.done_at_ns = n.done_at_ns;
+    d.paced = paced;
+    const vtime_ns at = std::clamp(t, n.start_ns, std::max(n.start_ns, n.done_at_ns));
+    d.modelled_elapsed_ms = static_cast<double>(at - n.start_ns) / 1e6;
+    d.done = std::min(n.host_done, modelled_pages_done(n.total, n.start_ns, n.done_at_ns, t));
+    d.finished = n.host_finished && t >= n.done_at_ns;
     return d;
 }
 
-boot_presenter::boot_presenter(const cost_rates& rates, const boot_pacing& pacing)
-    : m_rates(rates)
-    , m_pacing(pacing)
+std::vector<node_boot_state> planned_nodes(const engine& e, bool host_done)
+{
+    std::vector<node_boot_state> v;
+    for (const auto& b : e.boot_report()) {
+        node_boot_state n;
+        n.node = b.node;
+        n.threads = b.threads;
+        n.total = b.pages;
+        n.modelled_ms = b.modelled_ms;
+        n.start_ns = e.timeline().deferred_init_start_ns;
+        n.done_at_ns = b.done_at;
+        n.host_done = host_done ? b.pages : 0;
+        n.host_finished = host_done;
+        v.push_back(n);
+    }
+    return v;
+}
+
+boot_presenter::boot_presenter(const engine& e, double speed, clock::time_point start)
+    : m_nodes(planned_nodes(e, false))
+    , m_speed(speed)
+    , m_start(start)
+    , m_end(e.timeline().workload_start_ns)
 {
 }
 
-void boot_presenter::observe(const mm::machine& m, const mm::deferred_init& di, clock::time_point now)
+void boot_presenter::observe(const mm::machine& m, const mm::deferred_init& di)
 {
-    if (!m_started) {
-        m_started = true;
-        m_start = now;
-        double one_thread_ns = 0;
-        for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
-            node_boot_state n;
-            n.node = nid;
-            const auto& node = *m.nodes[static_cast<std::size_t>(nid)];
-            n.threads = di.threads(nid) > 0
-                ? di.threads(nid)
-                : mm::deferred_init_threads(m.patches, m.era.version, static_cast<int>(node.cpus.size()));
-            n.total = di.total(nid);
-            n.ns_per_page = deferred_init_ns_per_page(m_rates, n.threads);
-            one_thread_ns
-                = std::max(one_thread_ns, static_cast<double>(n.total) * deferred_init_ns_per_page(m_rates, 1));
-            m_nodes.push_back(n);
-        }
-        m_speed = boot_presentation_speed(m_pacing, one_thread_ns);
-    }
     for (auto& n : m_nodes) {
         n.host_done = di.progress(n.node);
         n.host_finished = m.nodes[static_cast<std::size_t>(n.node)]->deferred_init_done.load(std::memory_order_acquire);
@@ -85,37 +97,25 @@ void boot_presenter::host_finished()
     }
 }
 
-double boot_presenter::modelled_ns(clock::time_point now) const
+vtime_ns boot_presenter::position(clock::time_point now)
 {
-    if (!paced()) return 0;
-    return std::chrono::duration<double>(now - m_start).count() * m_speed;
+    vtime_ns cap = m_end;
+    for (const auto& n : m_nodes)
+        if (!n.host_finished) cap = std::min(cap, host_reached(n));
+    vtime_ns t = cap;
+    if (paced()) {
+        const double played = std::chrono::duration<double>(now - m_start).count() * m_speed;
+        t = std::min(cap, static_cast<vtime_ns>(std::max(0.0, played)));
+    }
+    m_shown = std::max(m_shown, std::min(t, m_end));
+    return m_shown;
 }
 
-std::vector<deferred_progress> boot_presenter::progress(clock::time_point now) const
+std::vector<deferred_progress> boot_presenter::progress(vtime_ns t) const
 {
     std::vector<deferred_progress> v;
-    const double t = modelled_ns(now);
     for (const auto& n : m_nodes) v.push_back(present_node(n, t, paced()));
     return v;
-}
-
-bool boot_presenter::done(clock::time_point now) const
-{
-    const auto p = progress(now);
-    return std::all_of(p.begin(), p.end(), [](const deferred_progress& d) { return d.finished; });
-}
-
-boot_presenter::clock::duration boot_presenter::remaining(clock::time_point now) const
-{
-    if (!paced()) return clock::duration::zero();
-    double end_ns = 0;
-    for (const auto& n : m_nodes) {
-        if (!n.host_finished) return clock::duration::zero();
-        end_ns = std::max(end_ns, static_cast<double>(n.total) * n.ns_per_page);
-    }
-    const double left_s = (end_ns - modelled_ns(now)) / m_speed;
-    if (left_s <= 0) return clock::duration::zero();
-    return std::chrono::duration_cast<clock::duration>(std::chrono::duration<double>(left_s));
 }
 
 } // namespace pcplab::sim

@@ -1,17 +1,15 @@
-// How a boot is shown while it runs, for the live views (display only: nothing here enters the simulation).
+// How a boot is shown while its init threads run on the host, for the live views (display only: nothing
+// here enters the simulation).
 //
-// Unpaced (no speed set, or nothing deferred): each node's progress is what its real init threads have
-// done, read from their atomic counters every publish interval.
-//
-// Paced (the engine thread has a speed): the boot of a small preset takes a few host milliseconds, one
-// frame at most, so it is presented on the modelled timeline instead. Every node starts its deferred init
-// at modelled time 0, as the kernel's pgdatinit threads do, and initialises frames at the cost model's rate
-// (deferred_init_ns_per_page for its thread count). The timeline is played at `boot_speed` modelled ns per
-// wall second and a node's progress is what the timeline has done at that point, never more than its
-// threads have really done. So no number is invented: each is either a real count or the model's.
+// The boot is played on the virtual time axis (boot_timeline.hpp) from power-on, at `speed` virtual ns per
+// wall second (boot_presentation_speed: the run's speed, bounded so that the boot stays watchable), but
+// never past what the real init threads have done: the instant shown is at most the point of each unfinished
+// node's modelled timeline that its threads have reached. Unpaced (speed 0) the shown instant follows the
+// threads alone. A node's progress at an instant is its modelled timeline's, capped by its threads' count.
+// So no number is invented: each is either a real count or the model's. Once the threads are done the
+// engine's driver plays the rest of the boot in its run loop (lockstep_loop.hpp).
 #pragma once
 
-#include "sim/cost_model.hpp"
 #include "sim/snapshot.hpp"
 
 #include <chrono>
@@ -26,6 +24,8 @@ class deferred_init;
 namespace pcplab::sim
 {
 
+class engine;
+
 struct boot_pacing {
     double speed = 0; // the run's speed (virtual ns per wall second); 0 = unpaced
     // Bounds on the wall time a one-thread-per-node boot of the machine would be shown for: the speed is
@@ -34,54 +34,55 @@ struct boot_pacing {
     std::chrono::milliseconds max_wall{0};
 };
 
-// The presentation speed for a machine whose one-thread-per-node deferred init is modelled to take
-// `one_thread_ns` (its slowest node): p.speed bounded by min_wall/max_wall; 0 = unpaced. The one-thread
-// reference does not depend on switch 004, so two engines of one preset (A/B) share one time scale and a
-// parallel init is seen to finish sooner.
+// The presentation speed for a machine whose one-thread-per-node boot is modelled to take `one_thread_ns`
+// (one_thread_boot_ns): p.speed bounded by min_wall/max_wall; 0 = unpaced. The one-thread reference does not
+// depend on switch 004, so two engines of one preset (A/B) share one time scale and a parallel init is seen to
+// finish sooner.
 double boot_presentation_speed(const boot_pacing& p, double one_thread_ns);
+// An engine's boot as if every node had one init thread: the early part plus the slowest node's frames at
+// the one-thread rate (engine::boot_report must be known, i.e. from boot_observer::on_setup on).
+double one_thread_boot_ns(const engine& e);
 
-// What one node's init has really done, and its modelled rate.
+// One node's deferred init: its modelled timeline and what its real threads have done.
 struct node_boot_state {
     int node = 0;
     int threads = 0;
     unsigned long total = 0;
+    double modelled_ms = 0;
+    vtime_ns start_ns = 0, done_at_ns = 0; // its modelled timeline on the virtual time axis
     unsigned long host_done = 0;
     bool host_finished = false;
-    double ns_per_page = 0; // modelled
 };
-
-// The progress shown for a node at modelled time `modelled_ns` (ignored when not paced).
-deferred_progress present_node(const node_boot_state& n, double modelled_ns, bool paced);
+// The instant of the node's modelled timeline its threads have reached (done_at once they are finished).
+vtime_ns host_reached(const node_boot_state& n);
+// The node's progress shown at virtual time t: the modelled timeline's frames, never more than the threads'.
+deferred_progress present_node(const node_boot_state& n, vtime_ns t, bool paced);
+// Every node of an engine's boot plan, with its threads all done (`host_done`) or none started.
+std::vector<node_boot_state> planned_nodes(const engine& e, bool host_done);
 
 class boot_presenter
 {
 public:
     using clock = std::chrono::steady_clock;
 
-    boot_presenter(const cost_rates& rates, const boot_pacing& pacing);
-
-    // The init threads' counters now. The first call fixes the nodes, their totals and rates, the speed and
-    // the start of the timeline.
-    void observe(const mm::machine& m, const mm::deferred_init& di, clock::time_point now);
-    // The boot is over: every node observed so far has all its frames.
+    // From the engine's boot plan (boot_observer::on_setup); the timeline starts at power-on at `start`.
+    boot_presenter(const engine& e, double speed, clock::time_point start);
+    // The init threads' counters now.
+    void observe(const mm::machine& m, const mm::deferred_init& di);
+    // The threads are done: every node has all its frames.
     void host_finished();
     bool paced() const { return m_speed > 0; }
     double speed() const { return m_speed; }
-    // Modelled ns of deferred init shown at `now`.
-    double modelled_ns(clock::time_point now) const;
-    std::vector<deferred_progress> progress(clock::time_point now) const;
-    // Every node is really done and, when paced, the timeline has reached each node's modelled end.
-    bool done(clock::time_point now) const;
-    // Wall time until done (zero when done or when the threads are not finished).
-    clock::duration remaining(clock::time_point now) const;
+    // The instant shown at `now` (never earlier than one shown before, never past the workload's start).
+    vtime_ns position(clock::time_point now);
+    std::vector<deferred_progress> progress(vtime_ns t) const;
 
 private:
-    cost_rates m_rates;
-    boot_pacing m_pacing;
     std::vector<node_boot_state> m_nodes;
     double m_speed = 0;
-    bool m_started = false;
     clock::time_point m_start{};
+    vtime_ns m_shown = 0;
+    vtime_ns m_end = 0; // the workload's start: the boot is over
 };
 
 } // namespace pcplab::sim

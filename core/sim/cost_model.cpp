@@ -164,7 +164,7 @@ std::vector<derived_rate> build(const cost_model& m)
     return b.out;
 }
 
-// The keys build() reads, for unrecognised_keys().
+// The keys build() reads, for is_cost_model_key().
 const std::set<std::string>& rate_keys()
 {
     static const std::set<std::string> k
@@ -279,15 +279,12 @@ cost_model cost_model_for(const mm::machine_spec& spec)
     return m;
 }
 
-std::vector<std::string> unrecognised_keys(const cost_model& m)
+bool is_cost_model_key(const std::string& key)
 {
-    std::set<std::string> known = rate_keys();
+    if (rate_keys().count(key)) return true;
     for (const auto& cls : cost_class_names())
-        for (const auto& p : class_defaults(cls).params) known.insert(p.key);
-    std::vector<std::string> out;
-    for (const auto& p : m.params)
-        if (!known.count(p.key)) out.push_back(p.key);
-    return out;
+        if (class_defaults(cls).find(key)) return true;
+    return false;
 }
 
 } // namespace pcplab::sim

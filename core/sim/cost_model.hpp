@@ -85,7 +85,8 @@ std::vector<std::string> cost_class_names();
 cost_model class_defaults(const std::string& machine_class);
 // The class cost_model_for picks for `spec`, and why (one line).
 std::string infer_cost_class(const mm::machine_spec& spec, std::string* reason = nullptr);
-// Preset keys that no class defines and no rate reads: probably typos (the loader accepts any key).
-std::vector<std::string> unrecognised_keys(const cost_model& m);
+// Whether a preset's cost_model may set `key`: some machine class defines it or some rate reads it. The preset
+// loader refuses any other key (a typo would otherwise change nothing, silently).
+bool is_cost_model_key(const std::string& key);
 
 } // namespace pcplab::sim

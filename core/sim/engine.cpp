@@ -64,7 +64,7 @@ bool engine::impl::step()
     in_step = false;
     requeue(cpu);
     ++steps;
-    if (pending_init && now() >= pending_init_at) complete_deferred_init();
+    if (pending_init && now() >= times.init_end_ns) complete_deferred_init();
     return true;
 }
 
@@ -98,7 +98,7 @@ void engine::impl::start_activity(int cpu, cpu_activity a, vtime_ns ns)
 
 void engine::impl::run_action(int cpu)
 {
-    const cpu_action a = load->next(cpu, clock[static_cast<std::size_t>(cpu)]);
+    const cpu_action a = load->next(cpu, clock[static_cast<std::size_t>(cpu)] - round_origin);
     switch (a.k) {
     case cpu_action::kind::alloc:
         do_alloc(cpu, a);
@@ -112,16 +112,9 @@ void engine::impl::run_action(int cpu)
     case cpu_action::kind::idle:
         start_activity(cpu, cpu_activity::idle, a.ns);
         break;
-    case cpu_action::kind::done: {
-        cpu_state& s = st[static_cast<std::size_t>(cpu)];
-        if (!s.done) {
-            s.done = true;
-            ++done_cpus;
-        }
-        finish_time = std::max(finish_time, clock[static_cast<std::size_t>(cpu)]);
-        workload_finished = load->finished();
+    case cpu_action::kind::done:
+        finish_round(cpu);
         break;
-    }
     }
 }
 
@@ -168,7 +161,7 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
                     : (watched->flags & mm::ZONE_BELOW_HIGH ? HIGH_SHRINK_BELOW_HIGH : HIGH_OTHER));
     }
     if (pfn != mm::NO_PFN) check_watermark(m->page_zone(m->pfn_to_page(pfn)));
-    load->allocated(cpu, pfn, clock[ucpu]);
+    load->allocated(cpu, pfn, clock[ucpu] - round_origin);
 }
 
 // free_pages for one block the workload owns.

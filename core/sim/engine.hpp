@@ -2,8 +2,14 @@
 // that is furthest behind, performs its next action on the real allocator and charges its cost. Locks are
 // granted in request order in virtual time, so contention emerges from queueing. One engine = one host
 // thread; several engines can run side by side. Deterministic: wall-clock time never enters the logic.
+//
+// Virtual time starts at power-on (boot_timeline.hpp says what the boot counts): the boot's events carry
+// their instants on that axis, and the CPUs' clocks start where the workload starts (timeline()). Every
+// rule of the run is relative to that start (the vmstat ticks' phase included), so a run's results do not
+// depend on how long its boot took.
 #pragma once
 
+#include "sim/boot_timeline.hpp"
 #include "sim/cost_model.hpp"
 #include "sim/metrics.hpp"
 #include "sim/workload.hpp"
@@ -42,6 +48,9 @@ struct engine_config {
     // Hold records kept and not yet released (engine::release_holds); later ones count in holds_dropped().
     std::size_t max_holds = 2'000'000;
     std::optional<cost_model> costs; // nullopt: cost_model_for(spec)
+    // A finite workload (kernbench, boot, ...) that finishes starts a new round on the same machine instead
+    // of ending the run (engine::start_round); virtual time goes on. Off: the run ends when it finishes.
+    bool continuous = false;
 };
 
 inline constexpr vtime_ns NS_PER_SEC = 1'000'000'000;
@@ -61,11 +70,12 @@ public:
     engine& operator=(const engine&) = delete;
 
     // Boot the allocator (real deferred-init threads) and attach the workload. Modelled deferred-init time
-    // per node is reported in boot_report().
+    // per node is reported in boot_report(), the boot's instants in timeline().
     void boot();
-    // The same boot, watched: obs->on_progress is called on this thread every obs->interval while the
-    // deferred-init threads run (they count their frames in atomics) and once when they are done. The
-    // result does not depend on the watching. A null `obs` is boot().
+    // The same boot, watched: obs->on_setup is called once setup_per_cpu_pageset has run (before the
+    // deferred-init threads start), obs->on_progress on this thread every obs->interval while the threads
+    // run (they count their frames in atomics) and once when they are done. The result does not depend on
+    // the watching. A null `obs` is boot().
     void boot(const boot_observer* obs);
     struct boot_node_report {
         int node = 0;
@@ -73,13 +83,16 @@ public:
         unsigned long pages = 0;
         double modelled_ms = 0;
         double host_ms = 0;
-        // The virtual time the node's deferred init is modelled to end, when the workload started while it
-        // ran (workload::starts_during_deferred_init); 0 when it ran before the workload started.
+        // The virtual time (power-on axis) the node's deferred init is modelled to end; it started at
+        // timeline().deferred_init_start_ns (boot_timeline.hpp).
         vtime_ns done_at = 0;
     };
     const std::vector<boot_node_report>& boot_report() const;
+    // The boot's instants on the virtual time axis (boot_timeline.hpp); known once boot() has run.
+    const boot_times& timeline() const;
+    vtime_ns workload_start() const { return timeline().workload_start_ns; }
     // Deferred init has not completed yet (only for a workload that starts during it, until the virtual
-    // time of boot_report()'s latest done_at). Its frames are not free yet, the watermarks not set.
+    // time timeline().init_end_ns). Its frames are not free yet, the watermarks not set.
     bool deferred_init_pending() const;
     // A fresh machine with the current switches and sysctls (parallel-deferred-init takes effect here), a
     // fresh workload of the same kind, metrics and clocks back to zero; then boot().
@@ -89,13 +102,29 @@ public:
     // period, or one workload action); false when the workload has finished everywhere. Boots first if
     // boot() was not called.
     bool step();
-    // Run until the slowest CPU's clock reaches `t` (or the workload finishes).
+    // Run until the slowest CPU's clock reaches `t` (virtual time since power-on; or the workload finishes). A
+    // CPU's compute or idle period is one step, so it may take that CPU's clock past `t`: a run that ends here
+    // calls end_at(t).
     void run_until(vtime_ns t);
-    vtime_ns now() const; // the smallest CPU clock
-    // Virtual time the run has taken: now(), or for a finished workload the clock at which the last CPU
-    // finished.
+    // Boot if needed, then run for `d` more: run_until(now() + d). On a fresh engine, `d` of the workload.
+    void run_for(vtime_ns d);
+    // Ends the run at `t` (after run_until(t)): every compute or idle period that reaches past `t` is cut there,
+    // as a wake-up cuts an idle period short, so that the run's figures end at `t` and now() is `t` (an
+    // allocator action is never cut: a CPU in one may stand a little past `t`). Stepping on continues the
+    // cut periods.
+    void end_at(vtime_ns t);
+    vtime_ns now() const; // the smallest CPU clock (virtual time since power-on)
+    // Virtual time the workload has run, from workload_start() to now(), or for a finished workload to the
+    // clock at which the last CPU finished.
     vtime_ns elapsed() const;
     bool finished() const;
+    // A finished finite workload starts again on the same machine: a fresh instance of it (same kind, knobs
+    // and seed), every CPU of the workload taking part, from the instant the last round finished; an event
+    // marks it. Returns false (nothing done) when the workload has not finished. With
+    // engine_config::continuous the engine does this itself whenever a round finishes.
+    bool start_round();
+    void set_continuous(bool on);
+    std::uint64_t rounds_done() const; // rounds of the workload that have finished
     std::uint64_t events_processed() const; // steps run so far
 
     // Live control (call from the engine's thread; the engine thread wrapper queues them).

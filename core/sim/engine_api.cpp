@@ -43,6 +43,11 @@ const std::vector<engine::boot_node_report>& engine::boot_report() const
     return m_impl->boot_nodes;
 }
 
+const boot_times& engine::timeline() const
+{
+    return m_impl->times;
+}
+
 bool engine::deferred_init_pending() const
 {
     return m_impl->pending_init != nullptr;
@@ -66,6 +71,18 @@ void engine::run_until(vtime_ns t)
     while (e.now() < t && e.step()) { }
 }
 
+void engine::run_for(vtime_ns d)
+{
+    impl& e = *m_impl;
+    if (!e.booted) e.boot();
+    run_until(e.now() + d);
+}
+
+void engine::end_at(vtime_ns t)
+{
+    m_impl->end_at(t);
+}
+
 vtime_ns engine::now() const
 {
     return m_impl->now();
@@ -73,7 +90,25 @@ vtime_ns engine::now() const
 
 vtime_ns engine::elapsed() const
 {
-    return m_impl->finished() ? m_impl->finish_time : m_impl->now();
+    const vtime_ns end = m_impl->finished() ? m_impl->finish_time : m_impl->now();
+    const vtime_ns start = m_impl->times.workload_start_ns;
+    return end > start ? end - start : 0;
+}
+
+bool engine::start_round()
+{
+    return m_impl->start_round();
+}
+
+void engine::set_continuous(bool on)
+{
+    m_impl->cfg.continuous = on;
+    if (on) m_impl->start_round(); // a run that had finished goes on at once
+}
+
+std::uint64_t engine::rounds_done() const
+{
+    return m_impl->rounds;
 }
 
 bool engine::finished() const
@@ -194,7 +229,7 @@ const mm::mm_work& engine::work_done() const
 
 workload_score engine::score() const
 {
-    return m_impl->load->score(elapsed());
+    return m_impl->score();
 }
 
 const workload& engine::load() const

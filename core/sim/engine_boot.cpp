@@ -1,6 +1,7 @@
 // The engine's setup: the machine, the virtual-time state, boot and the workload's attachment.
 #include "engine_impl.hpp"
 
+#include "sim/boot_timeline.hpp"
 #include "sim/machine_config.hpp"
 
 #include "mm/boot.hpp"
@@ -47,7 +48,7 @@ engine::impl::~impl()
 void engine::impl::create_machine()
 {
     pending_init.reset(); // it refers to the old machine
-    m = std::make_unique<mm::machine>(cfg.spec, mm::kernel_era{cfg.era, cfg.formulas}, cfg.patches);
+    m = build_machine(cfg.spec, mm::kernel_era{cfg.era, cfg.formulas}, cfg.patches);
     m->on_limits_change = [this](const mm::limits_change& lc) { on_limits_change(lc); };
     for (int c : cfg.cpus)
         if (c < 0 || c >= m->nr_cpu_ids())
@@ -56,6 +57,7 @@ void engine::impl::create_machine()
     if (!load) throw std::invalid_argument("unknown workload '" + cfg.workload + "'");
     booted = false;
     boot_nodes.clear();
+    times = boot_times{};
     reset_run_state();
 }
 
@@ -83,6 +85,10 @@ void engine::impl::reset_run_state()
     done_cpus = 0;
     workload_finished = false;
     finish_time = 0;
+    rounds = 0;
+    round_origin = 0;
+    rounds_work = 0;
+    last_round_score = workload_score{};
     steps = 0;
     heap.reset(n, 0);
     acting = 0;
@@ -141,92 +147,107 @@ void engine::impl::reset_run_state()
         if (!m->nodes[nid]->cpus.empty()) reclaimer_cpu[nid] = m->nodes[nid]->cpus.front();
 }
 
-// mm::boot with the real deferred-init threads (watched by `obs` when given: boot_to runs the same steps),
-// the modelled deferred-init time of each node, then the virtual-time lock model and the workload. Virtual
-// time 0 is the moment the workload starts. A workload that starts during deferred init boots differently
-// (boot_during_deferred_init).
+// Power-on to the workload's start (boot_timeline.hpp), in the kernel's order: mem_init on the boot CPU,
+// setup_per_cpu_pageset at the end of the early part, the deferred-init plan (frames and threads per node, so
+// every node's modelled end is known before a thread runs), then page_alloc_init_late on real threads
+// (watched by `obs` when given) with zone_pcp_update at the end, and init_per_zone_wmark_min. Each boot event
+// carries its instant on the virtual time axis; the CPUs' clocks start where the workload does. A workload
+// that starts during deferred init boots only as far as the plan (boot_during_deferred_init).
 void engine::impl::boot(const boot_observer* obs)
 {
     if (booted) return;
+    if (m->stage < mm::boot_stage::early_init) mm::mem_init(*m);
+    times = boot_times{};
+    times.deferred_init_start_ns = early_init_ns(rates, m->early_init_pages);
+    boot_event_time = times.deferred_init_start_ns;
+    mm::boot_early(*m); // setup_per_cpu_pageset: the pagesets' first limits
+    auto di = std::make_unique<mm::deferred_init>(*m);
+    di->plan();
+    plan_boot(*di);
+    if (obs && obs->on_setup) obs->on_setup(*m);
     if (load->starts_during_deferred_init()) {
-        boot_during_deferred_init();
+        boot_during_deferred_init(std::move(di));
         return;
     }
-    const mm::deferred_init_report rep
-        = obs ? boot_to(*m, boot_target::after_init, obs).value_or(mm::deferred_init_report{}) : mm::boot(*m);
-    for (const auto& nr : rep.nodes) {
-        boot_node_report b;
-        b.node = nr.node;
-        b.threads = nr.threads;
-        b.pages = nr.pages;
-        b.modelled_ms = deferred_init_ms(rates, nr.pages, nr.threads);
-        boot_nodes.push_back(b);
-    }
-    note_deferred_init(rep, 0);
+    di->start();
+    watch_deferred_init(*m, *di, obs);
+    boot_event_time = times.init_end_ns; // zone_pcp_update and the watermarks, once the last node is done
+    const mm::deferred_init_report rep = di->finish();
+    mm::boot_late(*m);
+    note_deferred_init(rep);
+    // The boot's events in the order of their instants (a node's end comes before the recomputed limits).
+    std::stable_sort(events.begin(), events.end(), [](const sim_event& a, const sim_event& b) { return a.t < b.t; });
+    boot_event_time.reset();
+    times.workload_start_ns = times.init_end_ns;
+    start_clocks(times.workload_start_ns);
     m->set_lock_ops(this);
     attach_workload();
+}
+
+// Each node with frames to initialise: its threads, frames and modelled time, which start at
+// deferred_init_start_ns and end at done_at; the init ends with the last node.
+void engine::impl::plan_boot(const mm::deferred_init& di)
+{
+    boot_nodes.clear();
+    times.init_end_ns = times.deferred_init_start_ns;
+    for (int nid = 0; nid < m->nr_online_nodes(); ++nid) {
+        if (di.total(nid) == 0) continue;
+        boot_node_report b;
+        b.node = nid;
+        b.threads = di.threads(nid);
+        b.pages = di.total(nid);
+        b.modelled_ms = deferred_init_ms(rates, b.pages, b.threads);
+        b.done_at = deferred_init_done_at(times.deferred_init_start_ns, b.modelled_ms);
+        times.init_end_ns = std::max(times.init_end_ns, b.done_at);
+        boot_nodes.push_back(b);
+    }
 }
 
 // The boot of a workload that runs while the pgdatinit threads do (seed 000's window: the pagesets got their
-// limits from the early managed pages, and kernel work allocates from those meanwhile). start_kernel's part
-// runs now (mem_init, setup_per_cpu_pageset) and the workload starts at virtual time 0. Deferred init is
-// planned (its frames and threads per node, so its modelled time is known) and run for real once every CPU
-// has reached the end of the modelled time of the slowest node, page_alloc_init_late's wait; then
-// init_per_zone_wmark_min, as kernel_init_freeable does. Until then the deferred frames are not free and the
-// watermarks are 0. Simplification: every node's deferred frames become free at that one instant, where the
-// kernel frees them as the threads go (boot_report()'s done_at gives each node's own modelled end).
-void engine::impl::boot_during_deferred_init()
+// limits from the early managed pages, and kernel work allocates from those meanwhile). The workload starts
+// when deferred init does; the init runs for real once every CPU has reached init_end_ns, page_alloc_init_late's
+// wait (complete_deferred_init); then init_per_zone_wmark_min, as kernel_init_freeable does. Until then the
+// deferred frames are not free and the watermarks are 0. Simplification: every node's deferred frames become
+// free at that one instant, where the kernel frees them as the threads go (each node's deferred_init_done
+// event still carries its own modelled end).
+void engine::impl::boot_during_deferred_init(std::unique_ptr<mm::deferred_init> di)
 {
-    mm::boot_early(*m);
-    auto di = std::make_unique<mm::deferred_init>(*m);
-    di->plan();
-    vtime_ns last = 0;
-    for (int nid = 0; nid < m->nr_online_nodes(); ++nid) {
-        if (di->total(nid) == 0) continue;
-        boot_node_report b;
-        b.node = nid;
-        b.threads = di->threads(nid);
-        b.pages = di->total(nid);
-        b.modelled_ms = deferred_init_ms(rates, b.pages, b.threads);
-        b.done_at = std::max<vtime_ns>(1, static_cast<vtime_ns>(std::ceil(b.modelled_ms * 1e6)));
-        last = std::max(last, b.done_at);
-        boot_nodes.push_back(b);
-    }
+    times.workload_start_ns = times.deferred_init_start_ns;
+    start_clocks(times.workload_start_ns);
     m->set_lock_ops(this);
     attach_workload();
-    if (last == 0) { // nothing deferred: the rest of the boot at once
+    if (boot_nodes.empty()) // nothing deferred: the rest of the boot at once
         mm::boot_late(*m);
-        return;
-    }
-    pending_init = std::move(di);
-    pending_init_at = last;
+    else
+        pending_init = std::move(di);
+    boot_event_time.reset();
 }
 
-// Between two steps, every CPU at or past pending_init_at: the threads run (the workload waits, so the result
-// does not depend on the host), their pages join the zones, then the watermarks are set.
+// Between two steps, every CPU at or past init_end_ns: the threads run (the workload waits, so the result does
+// not depend on the host), their pages join the zones, then the watermarks are set.
 void engine::impl::complete_deferred_init()
 {
     std::unique_ptr<mm::deferred_init> di = std::move(pending_init);
     // The init threads' own locking is not the workload's: the merge takes zone->lock outside virtual time.
     m->set_lock_ops(nullptr);
-    event_time_override = pending_init_at; // zone_pcp_update's limit changes happen at the modelled end too
+    boot_event_time = times.init_end_ns; // zone_pcp_update's limit changes happen at the modelled end too
     di->start();
     const mm::deferred_init_report rep = di->finish();
     mm::boot_late(*m);
-    event_time_override = 0;
+    boot_event_time.reset();
     m->set_lock_ops(this);
-    note_deferred_init(rep, pending_init_at);
+    note_deferred_init(rep);
 }
 
-// Host times and one deferred_init_done event per node, at virtual time `t`.
-void engine::impl::note_deferred_init(const mm::deferred_init_report& rep, vtime_ns t)
+// Host times, and one deferred_init_done event per node at its own modelled end.
+void engine::impl::note_deferred_init(const mm::deferred_init_report& rep)
 {
     for (const auto& nr : rep.nodes) {
         auto b = std::find_if(boot_nodes.begin(), boot_nodes.end(), [&](const auto& x) { return x.node == nr.node; });
         if (b == boot_nodes.end()) continue;
         b->host_ms = static_cast<double>(nr.host_ns) / 1e6;
         sim_event e;
-        e.t = t;
+        e.t = b->done_at;
         e.kind = event_kind::deferred_init_done;
         e.node = nr.node;
         e.new_value = static_cast<long>(nr.pages);
@@ -237,18 +258,38 @@ void engine::impl::note_deferred_init(const mm::deferred_init_report& rep, vtime
     }
 }
 
+// The CPUs start at `origin`: their clocks, and the vmstat ticks' phase relative to it. The phase of the
+// kernel's ticks (whole jiffies seconds, skewed per CPU) relative to this model's power-on is not knowable
+// (firmware time, the timer starting mid-boot, INITIAL_JIFFIES being 296 jiffies off a whole second at
+// HZ=1000), so it is kept relative to the workload's start: a run does not depend on how long its boot took.
+void engine::impl::start_clocks(vtime_ns origin)
+{
+    const int n = m->nr_cpu_ids();
+    round_origin = origin;
+    clock.assign(static_cast<std::size_t>(n), origin);
+    for (int c = 0; c < n; ++c) st[static_cast<std::size_t>(c)].next_tick = origin + first_tick(c);
+    heap.reset(n, origin);
+}
+
+workload_env engine::impl::make_env() const
+{
+    workload_env e;
+    e.nr_cpus = m->nr_cpu_ids();
+    for (int c = 0; c < e.nr_cpus; ++c)
+        if (st[static_cast<std::size_t>(c)].runs_workload) e.cpus.push_back(c);
+    e.cpu_node = m->cpu_to_node;
+    m->for_each_populated_zone([&](mm::zone& z) { e.total_pages += z.managed(); });
+    e.seed = cfg.seed;
+    e.intensity = cfg.intensity;
+    e.user_ns_per_page = rates.clear_page_ns;
+    return e;
+}
+
 void engine::impl::attach_workload()
 {
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
-    env = workload_env{};
-    env.nr_cpus = m->nr_cpu_ids();
-    for (int c = 0; c < env.nr_cpus; ++c)
-        if (st[static_cast<std::size_t>(c)].runs_workload) env.cpus.push_back(c);
-    env.cpu_node = m->cpu_to_node;
-    m->for_each_populated_zone([&](mm::zone& z) { env.total_pages += z.managed(); });
-    env.seed = cfg.seed;
-    env.intensity = cfg.intensity;
-    env.user_ns_per_page = rates.clear_page_ns;
+    env = make_env();
+    if (std::string why = load->settings_problem(env); !why.empty()) throw workload_error(cfg.workload + ": " + why);
     load->attach(env);
     booted = true;
 }

@@ -30,6 +30,8 @@ const char* command_kind_name(command_kind k)
         return "set_workload";
     case command_kind::set_intensity:
         return "set_intensity";
+    case command_kind::set_continuous:
+        return "set_continuous";
     }
     return "?";
 }
@@ -62,6 +64,9 @@ std::string engine_command::describe() const
         break;
     case command_kind::set_intensity:
         o << ' ' << number;
+        break;
+    case command_kind::set_continuous:
+        o << (on ? " on" : " off");
         break;
     default:
         break;
@@ -147,6 +152,13 @@ engine_command make_set_intensity(double x)
 {
     auto c = of_kind(command_kind::set_intensity);
     c.number = x;
+    return c;
+}
+
+engine_command make_set_continuous(bool on)
+{
+    auto c = of_kind(command_kind::set_continuous);
+    c.on = on;
     return c;
 }
 

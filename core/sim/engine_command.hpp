@@ -32,6 +32,7 @@ enum class command_kind : std::uint8_t {
     set_sysctl, // name, value
     set_workload, // name: reboots with the same configuration and this workload
     set_intensity, // number
+    set_continuous, // on: a finite workload starts a new round when it finishes (engine_config::continuous)
 };
 const char* command_kind_name(command_kind k);
 
@@ -66,6 +67,7 @@ engine_command make_set_patch(std::string name, bool on);
 engine_command make_set_sysctl(std::string name, long value);
 engine_command make_set_workload(std::string name);
 engine_command make_set_intensity(double x);
+engine_command make_set_continuous(bool on);
 
 // What became of a command: where in the run it was applied (the log that replays it exactly).
 struct command_result {

@@ -17,6 +17,7 @@
 
 #include "mm/pcp.hpp"
 #include "mm/pcp_limits.hpp"
+#include "mm/sysctl_bounds.hpp"
 #include "mm/watermarks.hpp"
 
 #include <algorithm>
@@ -45,10 +46,11 @@ const char* high_cause_text(std::uint8_t c)
     }
 }
 
-// Inside a step: the acting CPU's clock; between steps (live control): the engine's time.
+// During the boot: the instant of the boot's step; inside a step: the acting CPU's clock; between steps (live
+// control): the engine's time.
 vtime_ns engine::impl::event_time() const
 {
-    if (event_time_override) return event_time_override;
+    if (boot_event_time) return *boot_event_time;
     return in_step ? clock[static_cast<std::size_t>(acting)] : now();
 }
 
@@ -89,9 +91,9 @@ void engine::impl::release_events(std::uint64_t upto)
     std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, events_base));
     // A pcp->high change of a second no CPU has left yet may still be folded into (note_high_change): it
     // and everything after it stay. now() is the slowest CPU's clock, so every CPU is at or past its second.
-    const vtime_ns second = now() / NS_PER_SEC;
+    const vtime_ns second = run_second(now());
     for (std::size_t i = 0; i < n; ++i)
-        if (events[i].kind == event_kind::pcp_high_change && events[i].t / NS_PER_SEC >= second) {
+        if (events[i].kind == event_kind::pcp_high_change && run_second(events[i].t) >= second) {
             n = i;
             break;
         }
@@ -137,8 +139,9 @@ void engine::impl::on_limits_change(const mm::limits_change& c)
     emit(event_field::high_max, c.old_high_max, c.new_high_max);
 }
 
-// One CPU's auto-tuned high moved. Changes with the same cause in the same virtual second are folded into
-// one event (its new_value follows), so a run of refills does not flood the log.
+// One CPU's auto-tuned high moved. Changes with the same cause in the same second of the run (counted from the
+// workload's start, like every rule of the run) are folded into one event (its new_value follows), so a run of
+// refills does not flood the log.
 void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause)
 {
     if (!cfg.keep_events) return;
@@ -149,7 +152,7 @@ void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, in
     // release_events keeps an event while it can still be folded into, so `last` is always still held.
     if (last >= 0 && static_cast<std::uint64_t>(last) >= events_base && last_high_cause[idx] == cause) {
         sim_event& e = events[static_cast<std::size_t>(static_cast<std::uint64_t>(last) - events_base)];
-        if (e.t / NS_PER_SEC == t / NS_PER_SEC) {
+        if (run_second(e.t) == run_second(t)) {
             e.new_value = new_high;
             return;
         }
@@ -221,38 +224,40 @@ void engine::impl::set_patch(mm::patch p, bool on)
 // reboot keeps it.
 std::string engine::impl::set_sysctl(const std::string& name, long value)
 {
-    const std::string key = name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
-    auto as_int = [&](std::string& err) {
-        if (value < INT_MIN || value > INT_MAX) err = "vm." + key + ": " + std::to_string(value) + " is out of range";
-        return static_cast<int>(value);
-    };
-    std::string err;
-    if (key == "percpu_pagelist_fraction") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_percpu_pagelist_fraction(*m, v);
-        if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = v;
-    } else if (key == "percpu_pagelist_high_fraction") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_percpu_pagelist_high_fraction(*m, v);
-        if (err.empty()) cfg.spec.sysctl.percpu_pagelist_high_fraction = v;
-    } else if (key == "min_free_kbytes") {
-        err = mm::set_min_free_kbytes(*m, value);
-        if (err.empty()) cfg.spec.sysctl.min_free_kbytes = value;
-    } else if (key == "watermark_scale_factor") {
-        int v = as_int(err);
-        if (err.empty()) err = mm::set_watermark_scale_factor(*m, v);
-        if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = v;
-    } else {
-        return "unknown sysctl '" + name
-            + "' (known: vm.percpu_pagelist_fraction, vm.percpu_pagelist_high_fraction, vm.min_free_kbytes, "
-              "vm.watermark_scale_factor)";
+    const auto which = mm::vm_sysctl_from_name(name);
+    if (!which) {
+        std::string known;
+        for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+        return "unknown sysctl '" + name + "' (known: " + known + ")";
+    }
+    // Checked before the narrowing below: the bounds include the handlers' int range.
+    std::string err = mm::vm_sysctl_problem(*which, value, m->era);
+    if (err.empty()) {
+        switch (*which) {
+        case mm::vm_sysctl::percpu_pagelist_fraction:
+            err = mm::set_percpu_pagelist_fraction(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
+            break;
+        case mm::vm_sysctl::percpu_pagelist_high_fraction:
+            err = mm::set_percpu_pagelist_high_fraction(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
+            break;
+        case mm::vm_sysctl::min_free_kbytes:
+            err = mm::set_min_free_kbytes(*m, value);
+            if (err.empty()) cfg.spec.sysctl.min_free_kbytes = value;
+            break;
+        case mm::vm_sysctl::watermark_scale_factor:
+            err = mm::set_watermark_scale_factor(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+            break;
+        }
     }
     if (!err.empty()) return err;
     sim_event e;
     e.t = event_time();
     e.kind = event_kind::note;
     e.new_value = value;
-    e.text = "sysctl vm." + key + " = " + std::to_string(value);
+    e.text = "sysctl " + mm::vm_sysctl_name(*which) + " = " + std::to_string(value);
     push_event(std::move(e));
     return {};
 }

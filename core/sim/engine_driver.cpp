@@ -4,6 +4,7 @@
 #include "sim/pacing.hpp"
 
 #include <cmath>
+#include <optional>
 #include <thread>
 
 namespace pcplab::sim
@@ -39,14 +40,17 @@ void engine_driver::fail(std::string message)
     m_error = std::move(message);
 }
 
-void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run,
-    const boot_pacing& pacing, const std::function<bool()>& stop)
+void engine_driver::boot(
+    const publish_fn& publish, std::chrono::milliseconds interval, const run_info& run, const boot_pacing& pacing)
 {
     m_engine.reset(); // frees the old machine before the new one is built
+    m_at_setup.reset();
     m_error.clear();
     m_finished = false;
     m_reboot = false;
-    m_boundary = 0;
+    m_boundary = m_boot_end = 0;
+    m_pacing = pacing;
+    m_one_thread_ns = 0;
     const std::uint64_t seq = m_cursor.seq;
     m_cursor = snapshot_cursor{};
     m_cursor.seq = seq; // a source's sequence numbers keep increasing across reboots
@@ -59,37 +63,77 @@ void engine_driver::boot(const publish_fn& publish, std::chrono::milliseconds in
     ctx.run = r;
     try {
         m_engine = m_make_load ? std::make_unique<engine>(m_cfg, m_make_load) : std::make_unique<engine>(m_cfg);
-        publish(build_boot_snapshot(m_cfg, m_engine->machine(), nullptr, m_cursor, ctx));
-        boot_presenter shown(m_engine->rates(), pacing);
-        auto show = [&](const mm::machine& m) {
-            const auto now = boot_presenter::clock::now();
-            ctx.run.boot_speed = shown.speed();
-            publish(build_boot_snapshot(m_cfg, m, shown.progress(now), m_cursor, ctx));
+        publish(build_boot_snapshot(*m_engine, boot_frame{}, m_cursor, ctx));
+        std::optional<boot_presenter> shown;
+        auto show = [&] {
+            boot_frame f;
+            f.t = shown->position(boot_presenter::clock::now());
+            f.nodes = shown->progress(f.t);
+            f.at_setup = m_at_setup.get();
+            ctx.boundary_ns = f.t;
+            publish(build_boot_snapshot(*m_engine, f, m_cursor, ctx));
         };
         boot_observer obs;
         obs.interval = interval;
+        obs.on_setup = [&](const mm::machine& m) {
+            auto at_setup = std::make_shared<snapshot>();
+            copy_memory_state(*at_setup, m);
+            m_at_setup = std::move(at_setup);
+            m_one_thread_ns = one_thread_boot_ns(*m_engine);
+            shown.emplace(*m_engine, boot_speed(pacing.speed), boot_presenter::clock::now());
+            ctx.run.boot_speed = shown->speed();
+            show();
+        };
         obs.on_progress = [&](const mm::machine& m, const mm::deferred_init& di) {
-            shown.observe(m, di, boot_presenter::clock::now());
-            show(m);
+            shown->observe(m, di);
+            show();
         };
         m_engine->boot(&obs);
-        // Paced: the real boot is done; the modelled timeline is shown to its end (or until a stop).
-        shown.host_finished();
-        // Shown at once: where the host was slower than the modelled timeline (a sanitizer build, a loaded
-        // host) the loop below has nothing left to wait for, and the boot's finished state must still appear.
-        show(m_engine->machine());
-        while (shown.paced() && !shown.done(boot_presenter::clock::now()) && !(stop && stop())) {
-            const auto left = shown.remaining(boot_presenter::clock::now());
-            std::this_thread::sleep_for(std::min<boot_presenter::clock::duration>(left, interval));
-            show(m_engine->machine());
+        // The threads are done: the run loop plays the rest of the boot from the last instant shown.
+        if (shown) {
+            shown->host_finished();
+            m_boundary = shown->position(boot_presenter::clock::now());
         }
+        m_boot_end = std::max(m_boundary, workload_start());
     } catch (const std::exception& e) {
         fail("boot", e);
         m_engine.reset();
     }
     m_rate_wall = std::chrono::steady_clock::now();
     m_rate_events = 0;
-    m_rate_vt = 0;
+    m_rate_vt = m_boundary;
+}
+
+vtime_ns engine_driver::workload_start() const
+{
+    return m_engine && !failed() ? m_engine->workload_start() : 0;
+}
+
+double engine_driver::boot_speed(double run_speed) const
+{
+    boot_pacing p = m_pacing;
+    p.speed = run_speed;
+    return boot_presentation_speed(p, m_one_thread_ns);
+}
+
+void engine_driver::set_boundary(vtime_ns b, vtime_ns boot_end)
+{
+    m_boundary = b;
+    m_boot_end = boot_end;
+    m_rate_vt = b;
+}
+
+bool engine_driver::start_round()
+{
+    if (!m_engine || failed() || !m_engine->finished()) return false;
+    try {
+        if (!m_engine->start_round()) return false;
+    } catch (const std::exception& e) {
+        fail("new round", e);
+        return false;
+    }
+    m_finished = false;
+    return true;
 }
 
 vtime_ns engine_driver::now() const
@@ -106,11 +150,12 @@ void engine_driver::advance(std::uint64_t quanta, vtime_ns quantum, const std::f
 {
     for (std::uint64_t i = 0; i < quanta && !finished(); ++i) {
         if (stop && stop()) return;
-        const vtime_ns b = next_boundary(m_boundary, quantum);
+        const vtime_ns b = boundary_grid{quantum, m_boot_end}.next(m_boundary);
         try {
             m_engine->run_until(b);
             // run_until stops short of `b` only when the workload is done everywhere; the boundary stays
-            // the last one every CPU reached.
+            // the last one every CPU reached. Before the workload starts the engine has nothing to run (its
+            // clocks start there): the boundary moves through the boot.
             const bool reached = m_engine->now() >= b;
             m_finished = !reached || m_engine->finished();
             if (reached) m_boundary = b;
@@ -124,6 +169,8 @@ void engine_driver::advance(std::uint64_t quanta, vtime_ns quantum, const std::f
 void engine_driver::step_action()
 {
     if (finished()) return;
+    // One action of the workload: the rest of a boot being played is skipped to the group's workload start.
+    if (m_boundary < m_boot_end) m_boundary = m_boot_end;
     try {
         if (!m_engine->step()) m_finished = true;
     } catch (const std::exception& e) {
@@ -185,6 +232,12 @@ command_result engine_driver::apply(const engine_command& c)
                 return result_of(c, false, "intensity must be a finite number >= 0");
             m_engine->set_intensity(c.number);
             return result_of(c);
+        case command_kind::set_continuous: {
+            const bool was_finished = m_finished;
+            m_engine->set_continuous(c.on); // a run that had finished starts a new round at once
+            if (was_finished && !m_engine->finished()) m_finished = false;
+            return result_of(c, true, was_finished && !m_finished ? "a new round of the workload starts" : "");
+        }
         default:
             return result_of(c, false, "not an engine command");
         }
@@ -196,8 +249,11 @@ command_result engine_driver::apply(const engine_command& c)
 std::shared_ptr<const snapshot> engine_driver::make_snapshot(
     run_state state, run_info run, std::vector<command_result> commands)
 {
+    const bool boot_shown = in_boot();
     if (failed())
         state = run_state::failed;
+    else if (boot_shown && state == run_state::running)
+        state = run_state::booting; // the boot is being played
     else if (m_finished && (state == run_state::running || state == run_state::paused))
         state = run_state::finished;
 
@@ -205,7 +261,7 @@ std::shared_ptr<const snapshot> engine_driver::make_snapshot(
     const auto wall = std::chrono::steady_clock::now();
     const double dt = std::chrono::duration<double>(wall - m_rate_wall).count();
     const std::uint64_t ev = events_processed();
-    const vtime_ns vt = now();
+    const vtime_ns vt = boot_shown ? m_boundary : now();
     if (dt > 0) {
         m_events_per_s = static_cast<double>(ev - std::min(ev, m_rate_events)) / dt;
         m_vns_per_s = static_cast<double>(vt - std::min(vt, m_rate_vt)) / dt;
@@ -214,7 +270,7 @@ std::shared_ptr<const snapshot> engine_driver::make_snapshot(
     m_rate_events = ev;
     m_rate_vt = vt;
     run.events_per_s = state == run_state::running ? m_events_per_s : 0;
-    run.vns_per_s = state == run_state::running ? m_vns_per_s : 0;
+    run.vns_per_s = state == run_state::running || state == run_state::booting ? m_vns_per_s : 0;
     run.generation = m_generation;
 
     snapshot_context ctx;
@@ -224,6 +280,7 @@ std::shared_ptr<const snapshot> engine_driver::make_snapshot(
     ctx.boundary_ns = m_boundary;
     ctx.run = run;
     ctx.commands = std::move(commands);
+    if (boot_shown) return make_boot_snapshot(std::move(ctx));
     std::shared_ptr<snapshot> s;
     if (m_engine && !failed()) {
         try {
@@ -236,6 +293,19 @@ std::shared_ptr<const snapshot> engine_driver::make_snapshot(
     }
     if (!s) s = build_config_snapshot(m_cfg, m_cursor, std::move(ctx));
     return s;
+}
+
+// The boot at the boundary, played after the real one: every node's progress on its modelled timeline (the
+// threads are done, or for a workload that starts during deferred init, not started yet).
+std::shared_ptr<const snapshot> engine_driver::make_boot_snapshot(snapshot_context ctx)
+{
+    const bool threads_done = !m_engine->deferred_init_pending();
+    boot_frame f;
+    f.t = m_boundary;
+    const bool paced = ctx.run.boot_speed > 0;
+    for (const auto& n : planned_nodes(*m_engine, threads_done)) f.nodes.push_back(present_node(n, f.t, paced));
+    f.at_setup = m_at_setup.get();
+    return build_boot_snapshot(*m_engine, f, m_cursor, std::move(ctx));
 }
 
 } // namespace pcplab::sim

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,11 +75,17 @@ struct engine::impl final : public mm::lock_ops {
     std::unique_ptr<workload> load;
     workload_env env;
     std::vector<boot_node_report> boot_nodes;
+    boot_times times; // the boot's instants (boot_timeline.hpp)
     bool booted = false;
     // Deferred init still to run, for a workload that starts during it: completed between two steps once
-    // every CPU's clock has reached pending_init_at (declared after `m`, so destroyed before it).
+    // every CPU's clock has reached times.init_end_ns (declared after `m`, so destroyed before it).
     std::unique_ptr<mm::deferred_init> pending_init;
-    vtime_ns pending_init_at = 0;
+    // Rounds of a finite workload (start_round): the current round started at round_origin; the workload
+    // sees time from there. The finished rounds' work is kept for the score.
+    std::uint64_t rounds = 0;
+    vtime_ns round_origin = 0;
+    double rounds_work = 0;
+    workload_score last_round_score;
 
     // --- virtual time ---
     std::vector<vtime_ns> clock;
@@ -123,7 +130,12 @@ struct engine::impl final : public mm::lock_ops {
     std::vector<long> drain_before, drain_after; // PCP pages per CPU around drain_all_pages
     vtime_ns drain_busy_until = 0; // pcpu_drain_mutex is held until then
     vtime_ns event_time() const;
-    vtime_ns event_time_override = 0; // when non-zero, the time of events (deferred init completing)
+    // The whole second of the run that `t` falls in, counted from the workload's start.
+    vtime_ns run_second(vtime_ns t) const
+    {
+        return (t > times.workload_start_ns ? t - times.workload_start_ns : 0) / NS_PER_SEC;
+    }
+    std::optional<vtime_ns> boot_event_time; // while set, the time of events (the boot's instants)
 
     // --- reclaim ---
     std::vector<zone_reclaim> zrec; // node * MAX_NR_ZONES + zone
@@ -132,11 +144,17 @@ struct engine::impl final : public mm::lock_ops {
     // engine.cpp
     void create_machine();
     void boot(const boot_observer* obs = nullptr);
-    void boot_during_deferred_init();
+    void plan_boot(const mm::deferred_init& di);
+    void boot_during_deferred_init(std::unique_ptr<mm::deferred_init> di);
     void complete_deferred_init();
-    void note_deferred_init(const mm::deferred_init_report& rep, vtime_ns t);
+    void note_deferred_init(const mm::deferred_init_report& rep);
+    void start_clocks(vtime_ns origin);
     void attach_workload();
+    workload_env make_env() const;
     void reset_run_state();
+    bool start_round();
+    void finish_round(int cpu);
+    workload_score score() const;
     bool finished() const; // the workload is done everywhere and deferred init is complete
     vtime_ns now() const { return heap.empty() ? 0 : heap.top_key(); }
     bool step();
@@ -167,6 +185,10 @@ struct engine::impl final : public mm::lock_ops {
     void stop_reclaim(mm::zone& z, const char* why, bool balanced);
     void run_reclaim_step(int cpu);
     void wake(int cpu);
+    // Cuts the compute or idle period `cpu` is in at `at` (not before its start): the rest goes back to
+    // cont_left and out of its user or idle time. False when the CPU is not in such a period past `at`.
+    bool cut_period(int cpu, vtime_ns at);
+    void end_at(vtime_ns t);
     std::size_t reclaim_blocks(int cpu, std::size_t nr);
     mm::pfn_t alloc_slowpath(int cpu, const mm::alloc_request& req, std::size_t& calls);
 

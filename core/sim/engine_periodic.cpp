@@ -154,12 +154,17 @@ void engine::impl::run_reclaim_step(int cpu)
 // of the period is run after the reclaimer's work.
 void engine::impl::wake(int cpu)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
     if (cpu == acting) return;
+    cut_period(cpu, clock[static_cast<std::size_t>(acting)]);
+}
+
+bool engine::impl::cut_period(int cpu, vtime_ns at)
+{
+    const auto ucpu = static_cast<std::size_t>(cpu);
     cpu_state& s = st[ucpu];
-    if (s.chunk_kind == cpu_activity::ready) return;
-    const vtime_ns at = std::max(clock[static_cast<std::size_t>(acting)], s.chunk_start);
-    if (clock[ucpu] <= at) return;
+    if (s.chunk_kind == cpu_activity::ready) return false;
+    at = std::max(at, s.chunk_start);
+    if (clock[ucpu] <= at) return false;
     const vtime_ns back = clock[ucpu] - at;
     if (s.activity == cpu_activity::ready) s.activity = s.chunk_kind; // the period had just ended
     s.cont_left += back;
@@ -169,6 +174,13 @@ void engine::impl::wake(int cpu)
         cpu_m[ucpu].idle_ns -= back;
     clock[ucpu] = at;
     requeue(cpu);
+    return true;
+}
+
+void engine::impl::end_at(vtime_ns t)
+{
+    for (int cpu = 0; cpu < static_cast<int>(st.size()); ++cpu)
+        if (st[static_cast<std::size_t>(cpu)].chunk_start <= t) cut_period(cpu, t);
 }
 
 // Blocks the workload gives up, freed on `cpu` (through its pagesets) with their zone->lock holds

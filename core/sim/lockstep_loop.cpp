@@ -80,14 +80,19 @@ private:
 struct lockstep_loop::state {
     explicit state(const loop_options& o)
         : pace(o.publish_hz)
+        , run_speed(o.speed > 0 ? o.speed : 0)
         , quantum(o.quantum_ns ? o.quantum_ns : 100'000)
-        , paused(o.start_paused)
+        , pause_at_boot_end(o.start_paused)
     {
         pace.set_speed(o.speed);
     }
     pacing pace;
+    double run_speed; // the speed asked for; while a boot is played the pace runs at its boot speed
     vtime_ns quantum;
-    bool paused;
+    bool paused = false;
+    bool pause_at_boot_end; // start_paused: play the boot, then pause where the workloads start
+    bool booting = false; // the group's boot is being played (some boundary before boot_end)
+    vtime_ns boot_end = 0; // the group's last workload start
     std::vector<engine_command> pending; // timed commands, by (at, id)
     std::vector<std::vector<command_result>> results; // per engine, since its last snapshot
     std::uint64_t max_taken = 0;
@@ -157,35 +162,63 @@ run_state lockstep_loop::state_of(const engine_driver& d, const state& st) const
     return st.paused ? run_state::paused : run_state::running;
 }
 
-void lockstep_loop::boot_all(state& st, bool only_requested)
+// Every engine boots on its own thread (the real boot, shown as it goes); then the group continues in lockstep
+// from the latest instant any of them showed, and the rest of the boot is played as virtual time at the boot
+// speed until the last workload starts (boot_end).
+void lockstep_loop::boot_all(state& st)
 {
     run_info r;
-    r.speed = st.pace.speed();
+    r.speed = st.run_speed;
     r.quantum_ns = st.quantum;
     const auto interval = std::chrono::duration_cast<std::chrono::milliseconds>(st.pace.interval());
     boot_pacing pacing;
-    pacing.speed = st.pace.speed();
+    pacing.speed = st.run_speed;
     pacing.min_wall = m_opt.boot_min_wall;
     pacing.max_wall = m_opt.boot_max_wall;
-    const auto stop = [this] { return m_queue.stop_requested(); };
     for_each_driver([&](std::size_t i) {
-        if (only_requested && !m_drivers[i]->reboot_requested()) return;
         m_drivers[i]->boot(
             [this, i](std::shared_ptr<const snapshot> s) {
                 std::vector<std::shared_ptr<const snapshot>> v(m_drivers.size());
                 v[i] = std::move(s);
                 m_publish(v);
             },
-            std::max(interval, std::chrono::milliseconds(1)), r, pacing, stop);
+            std::max(interval, std::chrono::milliseconds(1)), r, pacing);
     });
-    st.pace.anchor(pacing::clock::now(), 0);
+    vtime_ns b = 0, end = 0;
+    for (const auto& d : m_drivers) {
+        b = std::max(b, d->boundary());
+        end = std::max(end, d->workload_start());
+    }
+    st.boot_end = std::max(b, end);
+    for (auto& d : m_drivers) d->set_boundary(b, st.boot_end);
+    st.booting = true;
+    if (b >= st.boot_end)
+        end_boot_if_over(st, b); // nothing left to play
+    else
+        set_pace(st, b);
     st.dirty = true;
+}
+
+// The pace of the group: the boot speed while a boot is played (the slowest engine's), else the run's speed.
+void lockstep_loop::set_pace(state& st, vtime_ns boundary)
+{
+    double speed = st.run_speed;
+    if (st.booting) {
+        speed = 0;
+        for (const auto& d : m_drivers) {
+            const double s = d->boot_speed(st.run_speed);
+            if (s > 0) speed = speed > 0 ? std::min(speed, s) : s;
+        }
+    }
+    st.pace.set_speed(speed);
+    st.pace.anchor(pacing::clock::now(), boundary);
 }
 
 void lockstep_loop::publish_round(state& st, bool stopping)
 {
     run_info r;
-    r.speed = st.pace.speed();
+    r.speed = st.run_speed;
+    r.boot_speed = st.booting ? st.pace.speed() : 0;
     r.quantum_ns = st.quantum;
     r.behind = st.pace.behind();
     r.commands_done_through = st.done_through();
@@ -219,28 +252,36 @@ void lockstep_loop::apply(engine_command& c, state& st)
     case command_kind::pause:
         all_results(true, {});
         st.paused = true;
+        st.pause_at_boot_end = false;
         return;
-    case command_kind::resume:
-        all_results(true, {});
+    case command_kind::resume: {
+        // Play after a finished finite workload: a new round of it on the same machine.
+        bool rounds = false;
+        for (auto& d : m_drivers) rounds = d->start_round() || rounds;
+        all_results(true, rounds ? "a new round of the workload starts" : "");
         st.paused = false;
+        st.pause_at_boot_end = false;
         st.pace.anchor(pacing::clock::now(), m_drivers[0]->boundary());
         return;
+    }
     case command_kind::step_action:
         all_results(true, {});
         st.paused = true;
         for_each_driver([&](std::size_t i) {
             if (targets(c, i)) m_drivers[i]->step_action();
         });
+        end_boot_if_over(st, m_drivers[0]->boundary());
         return;
     case command_kind::step_quantum:
         all_results(true, {});
         st.paused = true;
         for_each_driver([&](std::size_t i) { m_drivers[i]->advance(1, q, stop); });
+        end_boot_if_over(st, m_drivers[0]->boundary());
         return;
     case command_kind::set_speed:
         all_results(true, {});
-        st.pace.set_speed(c.number);
-        st.pace.anchor(pacing::clock::now(), m_drivers[0]->boundary());
+        st.run_speed = c.number > 0 ? c.number : 0;
+        set_pace(st, m_drivers[0]->boundary());
         return;
     case command_kind::set_quantum:
         if (c.value <= 0) {
@@ -259,8 +300,29 @@ void lockstep_loop::apply(engine_command& c, state& st)
     });
     bool reboot = false;
     for (const auto& d : m_drivers) reboot = reboot || d->reboot_requested();
-    // A lockstep group reboots together, so the engines stay at the same virtual time.
-    if (reboot) boot_all(st, false);
+    // A lockstep group reboots together, so the engines stay at the same virtual time. A paused group plays
+    // the new boot and pauses again where the workloads start.
+    if (reboot) {
+        if (st.paused) {
+            st.paused = false;
+            st.pause_at_boot_end = true;
+        }
+        boot_all(st);
+    }
+}
+
+// The group has reached the last workload start: the run's own speed from here (and a start_paused group
+// pauses exactly there).
+bool lockstep_loop::end_boot_if_over(state& st, vtime_ns boundary)
+{
+    if (!st.booting || boundary < st.boot_end) return false;
+    st.booting = false;
+    if (st.pause_at_boot_end) {
+        st.paused = true;
+        st.pause_at_boot_end = false;
+    }
+    set_pace(st, boundary);
+    return true;
 }
 
 void lockstep_loop::note(state& st, std::uint64_t id, const std::string& text)
@@ -283,7 +345,7 @@ void lockstep_loop::run_loop(state& st)
         = [&] { return std::any_of(m_drivers.begin(), m_drivers.end(), [](const auto& d) { return !d->finished(); }); };
     const auto stop = [this] { return m_queue.stop_requested(); };
 
-    boot_all(st, false);
+    boot_all(st);
     publish_round(st, false);
     while (!m_queue.stop_requested()) {
         // Commands: untimed ones now, timed ones once their boundary is reached; both in queue order.
@@ -307,13 +369,18 @@ void lockstep_loop::run_loop(state& st)
         }
         if (m_queue.stop_requested()) break;
 
-        // Whole quanta, as many as pacing allows, never past the next timed command's boundary.
+        // Whole quanta, as many as pacing allows, never past the next timed command's boundary (nor, with
+        // start_paused, past the workloads' start).
         const bool active = !st.paused && any_active();
         std::uint64_t ran = 0;
         if (active) {
             const vtime_ns b = boundary();
             std::uint64_t k = st.pace.quanta_due(pacing::clock::now(), b, st.quantum);
-            if (!st.pending.empty()) k = std::min(k, quanta_until(b, st.quantum, *st.pending.front().at));
+            const boundary_grid grid{st.quantum, st.boot_end};
+            if (!st.pending.empty()) k = std::min(k, grid.quanta_until(b, *st.pending.front().at));
+            // A boot being played stops at the workloads' start, which is published as it is (the limits
+            // zone_pcp_update set at init's end are drawn from that instant, not from the next snapshot's).
+            if (st.booting) k = std::min(k, grid.quanta_until(b, st.boot_end));
             if (k > 0) {
                 const auto t0 = pacing::clock::now();
                 for_each_driver([&](std::size_t i) { m_drivers[i]->advance(k, st.quantum, stop); });
@@ -321,6 +388,7 @@ void lockstep_loop::run_loop(state& st)
                 st.dirty = true;
                 ran = k;
             }
+            if (end_boot_if_over(st, boundary())) publish_round(st, false);
         }
         const auto now = pacing::clock::now();
         if (st.dirty && now - st.last_publish >= st.pace.interval()) publish_round(st, false);

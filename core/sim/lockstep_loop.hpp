@@ -2,8 +2,9 @@
 // whole quanta per tick, snapshots at a steady wall-clock rate. engine_thread (one engine) and ab_runner
 // (two) are thin fronts over it.
 //
-// Determinism. The engines only ever see this sequence of calls: run_until(b) for consecutive multiples b
-// of the quantum, step() for single steps, and commands applied between two such calls. Pacing decides how
+// Determinism. The engines only ever see this sequence of calls: run_until(b) for consecutive boundaries b
+// (the multiples of the quantum after the boot, and the group's last workload start; virtual time since
+// power-on), step() for single steps, and commands applied between two such calls. Pacing decides how
 // many quanta a tick runs and when a snapshot is built, never where a quantum ends, and building a snapshot
 // only reads. So the states an engine goes through are a function of its configuration and of the commands
 // with the boundary at which each was applied, which every command_result records (applied_at_ns,
@@ -28,11 +29,13 @@ struct loop_options {
     double publish_hz = 30; // snapshots per wall second while running
     double speed = 0; // virtual ns per wall second; 0 = as fast as possible
     vtime_ns quantum_ns = 100'000; // virtual time between command boundaries
-    bool start_paused = false; // boot, publish, then wait for resume or step
-    // With a speed set, a boot is presented on its modelled deferred-init timeline (boot_presenter.hpp),
-    // slowed or sped up so that a one-thread-per-node boot of the machine would be shown for at least
-    // boot_min_wall and at most boot_max_wall (0: no bound). The classroom preset's deferred init is
-    // modelled at about 33 ms: without the lower bound it would be over in one frame. No effect at speed 0.
+    // Boot, play the boot, then pause exactly where the workloads start and wait for resume or step.
+    bool start_paused = false;
+    // With a speed set, the boot is played on the virtual time axis (boot_timeline.hpp, boot_presenter.hpp)
+    // at a speed slowed or sped up so that a one-thread-per-node boot of the machine would be shown for at
+    // least boot_min_wall and at most boot_max_wall (0: no bound); the run's own speed applies once the
+    // workloads start. The classroom preset's boot is modelled at about 40 ms: without the lower bound it
+    // would be over in one frame. No effect at speed 0. A lesson or story that wants the boot watched sets them.
     std::chrono::milliseconds boot_min_wall{1500};
     std::chrono::milliseconds boot_max_wall{6000};
     snapshot_options snapshots;
@@ -64,7 +67,10 @@ private:
     void for_each_driver(const std::function<void(std::size_t)>& f);
     bool targets(const engine_command& c, std::size_t side) const;
     void apply(engine_command& c, state& st);
-    void boot_all(state& st, bool only_requested);
+    void boot_all(state& st);
+    void set_pace(state& st, vtime_ns boundary);
+    // True when the boot has just ended (the group is at the last workload start).
+    bool end_boot_if_over(state& st, vtime_ns boundary);
     void publish_round(state& st, bool stopping);
     void note(state& st, std::uint64_t id, const std::string& text);
     run_state state_of(const engine_driver& d, const state& st) const;

@@ -3,6 +3,7 @@
 #include "mm/pcp_limits.hpp"
 #include "mm/watermarks.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <thread>
 
@@ -106,14 +107,36 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     return cfg;
 }
 
-std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
+std::unique_ptr<mm::machine> build_machine(
+    const mm::machine_spec& spec, const mm::kernel_era& era, const mm::patch_set& patches)
 {
-    auto m = std::make_unique<mm::machine>(
-        cfg.spec, mm::kernel_era{cfg.era, mm::formulas_of(cfg.requested, cfg.era)}, cfg.patches);
+    auto m = std::make_unique<mm::machine>(spec, era, patches);
     // PCPLAB_VERIFY=1: the debug option that runs verify() after every allocator operation.
     const char* v = std::getenv("PCPLAB_VERIFY");
     m->verify_every_op = v && *v && std::string_view(v) != "0";
     return m;
+}
+
+std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
+{
+    return build_machine(cfg.spec, mm::kernel_era{cfg.era, mm::formulas_of(cfg.requested, cfg.era)}, cfg.patches);
+}
+
+workload_env planned_workload_env(const machine_config& cfg, double intensity, const std::vector<int>& cpus)
+{
+    workload_env env;
+    env.nr_cpus = cfg.spec.nr_cpus();
+    env.cpu_node.assign(static_cast<std::size_t>(env.nr_cpus), 0);
+    for (std::size_t nid = 0; nid < cfg.spec.nodes.size(); ++nid) {
+        const mm::node_spec& n = cfg.spec.nodes[nid];
+        for (int c : n.cpus)
+            if (c >= 0 && c < env.nr_cpus) env.cpu_node[static_cast<std::size_t>(c)] = static_cast<int>(nid);
+        for (const auto& r : n.memory) env.total_pages += r.pages();
+        for (const auto& r : n.reserved) env.total_pages -= std::min<unsigned long>(r.pages(), env.total_pages);
+    }
+    env.cpus = cpus;
+    env.intensity = intensity;
+    return env;
 }
 
 engine_config engine_config_for(const machine_config& cfg)
@@ -139,6 +162,27 @@ const char* boot_target_name(boot_target t)
     return t == boot_target::setup ? "setup" : "after-init";
 }
 
+void watch_deferred_init(const mm::machine& m, const mm::deferred_init& di, const boot_observer* obs)
+{
+    if (!obs || !obs->on_progress) return;
+    // Poll until every node reports all its frames; the stall guard (no progress for 100 polls) can only cut
+    // the progress display short, never the init.
+    unsigned long last_sum = 0;
+    for (int stalled = 0; stalled < 100;) {
+        bool done = true;
+        unsigned long sum = 0;
+        for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
+            sum += di.progress(nid);
+            if (di.progress(nid) < di.total(nid)) done = false;
+        }
+        obs->on_progress(m, di);
+        if (done) break;
+        stalled = sum == last_sum ? stalled + 1 : 0;
+        last_sum = sum;
+        std::this_thread::sleep_for(obs->interval);
+    }
+}
+
 std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, const boot_observer* obs)
 {
     if (t == boot_target::after_init && m.stage == mm::boot_stage::created && !(obs && obs->on_progress))
@@ -151,22 +195,7 @@ std::optional<mm::deferred_init_report> boot_to(mm::machine& m, boot_target t, c
 
     mm::deferred_init di(m);
     di.start();
-    // Poll until every node reports all its frames; finish() joins the threads in any case, so the stall
-    // guard (no progress for 100 polls) can only cut the progress display short, never the init.
-    unsigned long last_sum = 0;
-    for (int stalled = 0; stalled < 100;) {
-        bool done = true;
-        unsigned long sum = 0;
-        for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
-            sum += di.progress(nid);
-            if (di.progress(nid) < di.total(nid)) done = false;
-        }
-        if (obs && obs->on_progress) obs->on_progress(m, di);
-        if (done) break;
-        stalled = sum == last_sum ? stalled + 1 : 0;
-        last_sum = sum;
-        std::this_thread::sleep_for(obs ? obs->interval : std::chrono::milliseconds(10));
-    }
+    watch_deferred_init(m, di, obs);
     mm::deferred_init_report report = di.finish();
     mm::boot_late(m);
     return report;

@@ -65,10 +65,19 @@ using config_result = std::variant<machine_config, config_error>;
 // (a preset bundles switches for its own era; refusing would make e.g. epyc2-256 on v6.7 impossible).
 config_result make_machine_config(const mm::machine_spec& spec, const machine_options& opts);
 
+// Every machine the program runs is built here: with PCPLAB_VERIFY set (and not "0") in the environment, the
+// allocator's invariant check (mm::verify) runs after every allocation and free of the machine.
+std::unique_ptr<mm::machine> build_machine(
+    const mm::machine_spec& spec, const mm::kernel_era& era, const mm::patch_set& patches);
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg);
 // The engine_config of this machine (spec, era, switches); the caller adds the workload and its knobs.
 // A summary needs counters, not the event log, so events are off.
 engine_config engine_config_for(const machine_config& cfg);
+
+// What a workload will see of this machine before it boots (workload::settings_problem asks with it): its CPUs
+// and nodes, the workload's CPUs (`cpus`, empty = all) and intensity, and as total_pages the memory less what
+// memblock reserves (the managed pages after boot differ from it by the pages the boot itself allocates).
+workload_env planned_workload_env(const machine_config& cfg, double intensity, const std::vector<int>& cpus);
 
 // How far to boot: "setup" stops after setup_per_cpu_pageset (limits from the managed pages of that moment,
 // before deferred init); "after-init" is the whole boot (mm::boot).
@@ -77,11 +86,19 @@ std::optional<boot_target> parse_boot_target(std::string_view text);
 const char* boot_target_name(boot_target t);
 
 // Called every `interval` while the deferred-init threads run (and once more when they are done), so a
-// front end can draw progress from deferred_init::progress()/total().
+// front end can draw progress from deferred_init::progress()/total(). An engine's boot also calls on_setup
+// once setup_per_cpu_pageset has run and deferred init is planned (engine::boot_report and timeline are
+// known), before the threads start: the memory state deferred init starts from.
 struct boot_observer {
     std::function<void(const mm::machine&, const mm::deferred_init&)> on_progress;
+    std::function<void(const mm::machine&)> on_setup;
     std::chrono::milliseconds interval{50};
 };
+
+// While the started threads of `di` run: obs->on_progress every obs->interval until every node reports all
+// its frames (and once more then). Returns at once without an observer; deferred_init::finish joins the
+// threads in any case, so the result never depends on the watching.
+void watch_deferred_init(const mm::machine& m, const mm::deferred_init& di, const boot_observer* obs);
 
 // Boot to the target. Returns the deferred-init report for after-init, nullopt for setup.
 // With an observer, the after-init boot runs mm::boot's steps one by one so progress can be shown.

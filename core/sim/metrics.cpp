@@ -36,10 +36,20 @@ std::uint64_t log_histogram::percentile(double p) const
     return std::uint64_t{1} << buckets.size();
 }
 
-double contention_pct(const lock_metrics& l, vtime_ns elapsed)
+vtime_ns waiting_ns_before(const lock_metrics& l, vtime_ns t)
 {
-    if (elapsed == 0) return 0;
-    return 100.0 * static_cast<double>(l.waiting_ns) / static_cast<double>(elapsed);
+    // A wait is credited when the hold that ends it is released, on a CPU whose clock can run ahead of the slowest
+    // one: the merged interval still open may reach past t, and that part has not happened by t.
+    const vtime_ns beyond = l.waiting_until > t ? l.waiting_until - std::max(l.waiting_from, t) : 0;
+    const vtime_ns waited = l.waiting_ns > beyond ? l.waiting_ns - beyond : 0;
+    return std::min(waited, t);
+}
+
+double contention_pct(const lock_metrics& l, vtime_ns from, vtime_ns to)
+{
+    if (to <= from) return 0;
+    const vtime_ns span = to - from;
+    return 100.0 * static_cast<double>(std::min(waiting_ns_before(l, to), span)) / static_cast<double>(span);
 }
 
 std::uint64_t hold_ns_p99(const lock_metrics& l)

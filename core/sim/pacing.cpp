@@ -58,6 +58,22 @@ pacing::clock::time_point pacing::next_due(vtime_ns boundary, vtime_ns quantum) 
     return m_anchor_wall + wait;
 }
 
+vtime_ns boundary_grid::next(vtime_ns b) const
+{
+    if (b < boot_end) return std::min(next_boundary(b, quantum), boot_end);
+    return boot_end + next_boundary(b - boot_end, quantum);
+}
+
+std::uint64_t boundary_grid::quanta_until(vtime_ns b, vtime_ns at) const
+{
+    if (at <= b) return 0;
+    if (b >= boot_end) return sim::quanta_until(b - boot_end, quantum, at - boot_end);
+    // Up to boot_end the boundaries are the multiples below it and boot_end itself: as many as the multiples up
+    // to the first one >= a target at or before boot_end.
+    const std::uint64_t to_end = sim::quanta_until(b, quantum, std::min(at, boot_end));
+    return at <= boot_end ? to_end : to_end + sim::quanta_until(0, quantum, at - boot_end);
+}
+
 std::uint64_t quanta_until(vtime_ns boundary, vtime_ns quantum, vtime_ns at)
 {
     if (at <= boundary) return 0;

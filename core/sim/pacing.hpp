@@ -56,4 +56,16 @@ inline vtime_ns next_boundary(vtime_ns boundary, vtime_ns quantum)
     return (boundary / quantum + 1) * quantum;
 }
 
+// The boundaries of a lockstep group: while its boot is played, the multiples of the quantum below boot_end
+// and boot_end itself (the last workload start); from there boot_end + k x quantum, so that the quanta are
+// whole from the workloads' start (a step after the boot is one quantum of the workload).
+struct boundary_grid {
+    vtime_ns quantum = 100'000;
+    vtime_ns boot_end = 0;
+    // The first boundary above `b`.
+    vtime_ns next(vtime_ns b) const;
+    // Quanta from boundary `b` until the first boundary >= at (0 when at <= b).
+    std::uint64_t quanta_until(vtime_ns b, vtime_ns at) const;
+};
+
 } // namespace pcplab::sim

@@ -1,5 +1,6 @@
 #include "preset.hpp"
 
+#include "cost_model.hpp"
 #include "io/text_file.hpp"
 #include "mm/kernel_version.hpp"
 #include "mm/page.hpp"
@@ -7,6 +8,7 @@
 #include "preset_json.hpp"
 #include "preset_layout.hpp"
 #include "preset_zones.hpp"
+#include "program/data_dirs.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -15,10 +17,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <limits>
-
-#ifndef PCPLAB_RESOURCE_DIR
-#define PCPLAB_RESOURCE_DIR "resources"
-#endif
 
 namespace pcplab::sim
 {
@@ -259,14 +257,18 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
         read_sysctl(*s, "sysctl", choice->requested, total_pages, spec.page_shift, spec.sysctl);
     if (const json* m = top.get("movable_pages_per_node")) {
         if (by_zones) throw field_error{"movable_pages_per_node", "cannot be given with zones (list a Movable zone)"};
-    }
-    if (const json* m = top.get("movable_pages_per_node"))
         spec.movable_pages_per_node = static_cast<unsigned long>(
             detail::get_int(*m, "movable_pages_per_node", 0, static_cast<long>(smallest_node) - 1));
+    }
     if (const json* c = top.get("cost_model")) {
         object_reader cr(*c, "cost_model", {});
-        for (auto it = c->begin(); it != c->end(); ++it)
+        for (auto it = c->begin(); it != c->end(); ++it) {
+            if (!is_cost_model_key(it.key()))
+                throw field_error{cr.path(it.key()),
+                    "unknown cost-model key: no machine class defines it and no rate reads it (the keys: "
+                    "pcplab-cli costs --class CLASS)"};
             spec.cost_model[it.key()] = detail::get_number(it.value(), cr.path(it.key()), 0, 1e12);
+        }
     }
     return spec;
 }
@@ -318,10 +320,7 @@ preset_result load_preset_file(const std::string& path)
 
 std::string presets_dir()
 {
-    const char* env = std::getenv("PCPLAB_RESOURCES");
-    std::filesystem::path base
-        = (env && *env) ? std::filesystem::path(env) : std::filesystem::path(PCPLAB_RESOURCE_DIR);
-    return (base / "presets").string();
+    return program::find_data_dirs().presets.string();
 }
 
 std::vector<std::string> list_presets()

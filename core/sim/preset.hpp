@@ -26,7 +26,8 @@ preset_result load_preset_file(const std::string& path);
 // Parse preset JSON text (path used only in messages).
 preset_result parse_preset(const std::string& json_text, const std::string& path);
 
-// The presets directory: $PCPLAB_RESOURCES/presets if set, else the source tree's resources/presets.
+// The presets directory (program/data_dirs.hpp: $PCPLAB_RESOURCES/presets, else the installed
+// share/pcplab/presets, else the source tree's resources/presets).
 std::string presets_dir();
 // Names of the presets found there (file stems), sorted.
 std::vector<std::string> list_presets();

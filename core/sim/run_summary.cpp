@@ -167,6 +167,9 @@ ojson run_summary_object(const run_summary& s)
     o["sim_time_ns"] = s.sim_time_ns;
     o["events"] = s.events;
     o["wall_ns"] = s.wall_ns;
+    o["boot_times"] = ojson{{"deferred_init_start_ns", s.deferred_init_start_ns}, {"init_end_ns", s.init_end_ns},
+        {"workload_start_ns", s.workload_start_ns}};
+    if (s.continuous) o["rounds"] = s.rounds;
     o["totals"] = totals_object(s.totals);
     o["work_units"] = s.work_units;
     o["score_unit"] = s.score_unit;
@@ -180,7 +183,7 @@ ojson run_summary_object(const run_summary& s)
     ojson boot = ojson::array();
     for (const auto& b : s.boot)
         boot.push_back(ojson{{"node", b.node}, {"threads", b.threads}, {"pages", b.pages},
-            {"modelled_ms", b.modelled_ms}, {"host_ms", b.host_ms}});
+            {"modelled_ms", b.modelled_ms}, {"host_ms", b.host_ms}, {"done_at_ns", b.done_at_ns}});
     o["boot"] = std::move(boot);
     return o;
 }

@@ -64,6 +64,7 @@ struct boot_node_summary {
     unsigned long pages = 0;
     double modelled_ms = 0; // deferred-init time on the preset's machine (cost model)
     double host_ms = 0; // wall time on this host: not deterministic
+    std::uint64_t done_at_ns = 0; // the virtual time (since power-on) the node's init is modelled to end
 };
 
 struct run_summary {
@@ -80,8 +81,13 @@ struct run_summary {
     std::uint64_t hold_threshold_ns = 0;
     std::string stop_reason; // "duration", "work", "finished"
 
-    std::uint64_t sim_time_ns = 0;
+    std::uint64_t sim_time_ns = 0; // the workload's virtual time (from workload_start_ns)
     std::uint64_t events = 0;
+    // The boot on the virtual time axis (ns since power-on; sim/boot_timeline.hpp): the early part ends and
+    // deferred init starts, deferred init ends, the workload starts (its time is sim_time_ns from there).
+    std::uint64_t deferred_init_start_ns = 0, init_end_ns = 0, workload_start_ns = 0;
+    bool continuous = false; // engine_config::continuous
+    std::uint64_t rounds = 0; // rounds of a finite workload that finished (continuous mode)
     double wall_ns = 0; // host time of boot + run: not deterministic
 
     run_totals totals;
@@ -104,9 +110,10 @@ struct run_summary {
 run_summary summarize_run(engine& e);
 
 // One JSON object (one line): preset, era, requested_era, patches{name: bool}, init_threads, workload,
-// intensity, seed, hold_threshold_ns, stop_reason, sim_time_ns, events, wall_ns, totals{...}, work_units,
-// score_unit, seed_measure{name, value}, zones[{node, zone, managed_pages, batch, high (high_min, high_max,
-// pcp_high_mean with autotune), pcp_pages, lock{...}, contention_pct, callers{name: {...}}}], boot[...].
+// intensity, seed, hold_threshold_ns, stop_reason, sim_time_ns, events, wall_ns, boot_times{deferred_init_start_ns,
+// init_end_ns, workload_start_ns}, (continuous: rounds), totals{...}, work_units, score_unit,
+// seed_measure{name, value}, zones[{node, zone, managed_pages, batch, high (high_min, high_max, pcp_high_mean
+// with autotune), pcp_pages, lock{...}, contention_pct, callers{name: {...}}}], boot[...].
 std::string run_summary_json(const run_summary& s);
 
 // K runs of one configuration (seeds seed .. seed+K-1): the same object, with every numeric figure replaced

@@ -30,7 +30,8 @@ void fill_limits(zone_summary& out, const mm::zone& z, bool autotune)
     }
 }
 
-void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
+// The run's span [from, to) in virtual time since power-on.
+void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns from, vtime_ns to)
 {
     out.acquisitions = l.acquisitions;
     out.contended = l.contended;
@@ -48,7 +49,7 @@ void fill_lock(zone_summary& out, const lock_metrics& l, vtime_ns elapsed)
     out.hold_hist_log2.assign(b.begin(), b.begin() + static_cast<std::ptrdiff_t>(used));
     out.waiting_ns = l.waiting_ns;
     // Contention %: the share of the run during which some CPU was spinning on this lock.
-    out.contention_pct = contention_pct(l, elapsed);
+    out.contention_pct = contention_pct(l, from, to);
     for (unsigned c = 0; c < static_cast<unsigned>(mm::lock_caller::nr_callers); ++c) {
         if (l.holds_by_caller[c] == 0) continue;
         out.callers.push_back({std::string(mm::lock_caller_name(static_cast<mm::lock_caller>(c))), l.holds_by_caller[c],
@@ -78,6 +79,11 @@ run_summary summarize_run(engine& e)
     const vtime_ns elapsed = e.elapsed();
     s.sim_time_ns = elapsed;
     s.events = e.events_processed();
+    s.deferred_init_start_ns = e.timeline().deferred_init_start_ns;
+    s.init_end_ns = e.timeline().init_end_ns;
+    s.workload_start_ns = e.timeline().workload_start_ns;
+    s.continuous = cfg.continuous;
+    s.rounds = e.rounds_done();
 
     const global_metrics& g = e.totals();
     run_totals& t = s.totals;
@@ -114,7 +120,7 @@ run_summary summarize_run(engine& e)
         z.zone = l.zone;
         z.name = mm::zone_name(static_cast<unsigned>(l.zone));
         fill_limits(z, m.nodes[static_cast<std::size_t>(l.node)]->z(static_cast<mm::zone_type>(l.zone)), autotune);
-        fill_lock(z, l, elapsed);
+        fill_lock(z, l, e.workload_start(), e.workload_start() + elapsed);
         s.zones.push_back(std::move(z));
     }
     if (m.era.has_pcp_lock()) {
@@ -122,7 +128,8 @@ run_summary summarize_run(engine& e)
         s.has_pcp_lock = true;
         s.pcp_lock = {p.acquisitions, p.contended, p.wait_ns_total, p.hold_ns_total};
     }
-    for (const auto& b : e.boot_report()) s.boot.push_back({b.node, b.threads, b.pages, b.modelled_ms, b.host_ms});
+    for (const auto& b : e.boot_report())
+        s.boot.push_back({b.node, b.threads, b.pages, b.modelled_ms, b.host_ms, b.done_at});
     return s;
 }
 

@@ -74,6 +74,8 @@ template <typename F> std::string fig(const ojson& v, F unit)
 
 std::string count(const ojson& v)
 {
+    // An integer prints whole, not through a double: seed 9007199254740993 (2^53 + 1) stays itself.
+    if (v.is_number_integer()) return v.dump();
     return fig(v, count_str);
 }
 
@@ -127,8 +129,14 @@ std::string header(const ojson& j)
         if (origins.contains(it.key())) out += " (" + str(origins[it.key()]) + ")";
     }
     out += "\n  deferred-init threads per node: " + count(j["init_threads"]) + " (0 = the era's choice)\n";
-    out += "virtual time " + fig(j["sim_time_ns"], ns_str) + " (stopped: " + str(j["stop_reason"]) + "), "
-        + count(j["events"]) + " events, wall time " + fig(j["wall_ns"], ns_str) + "\n";
+    out += "virtual time " + fig(j["sim_time_ns"], ns_str) + " of the workload (stopped: " + str(j["stop_reason"])
+        + "), " + count(j["events"]) + " events, wall time " + fig(j["wall_ns"], ns_str) + "\n";
+    if (j.contains("boot_times")) {
+        const ojson& b = j["boot_times"];
+        out += "boot (modelled, from power-on): deferred init " + fig(b["deferred_init_start_ns"], ns_str) + " .. "
+            + fig(b["init_end_ns"], ns_str) + ", workload from " + fig(b["workload_start_ns"], ns_str) + "\n";
+    }
+    if (j.contains("rounds")) out += "continuous: " + count(j["rounds"]) + " round(s) of the workload finished\n";
     return out;
 }
 

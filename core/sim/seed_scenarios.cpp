@@ -187,7 +187,7 @@ run_summary run_seed_side(const seed_scenario& sc, const machine_config& cfg)
         while (e.deferred_init_pending() && e.step()) { }
     if (!boot_only) {
         stop = "duration";
-        e.run_until(sc.plan.duration_ns);
+        e.run_until(e.workload_start() + sc.plan.duration_ns);
         if (e.finished()) stop = "finished";
     }
     run_summary s = summarize_run(e);

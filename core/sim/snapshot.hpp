@@ -3,6 +3,7 @@
 // the engine never waits for it. A replay produces the same structure, so views cannot tell the two apart.
 #pragma once
 
+#include "sim/boot_timeline.hpp"
 #include "sim/engine_command.hpp"
 #include "sim/metrics.hpp"
 #include "sim/workload.hpp"
@@ -27,7 +28,10 @@ namespace pcplab::sim
 {
 
 enum class run_state : std::uint8_t {
-    booting, // the engine is being built or booted (deferred init running)
+    // The engine is being built or booted, or its boot is being played: sim_time_ns is before
+    // boot.workload_start_ns and advances through the boot (the early part, then deferred init). A pause
+    // during the boot shows `paused` with sim_time_ns < boot.workload_start_ns.
+    booting,
     running,
     paused,
     finished, // the workload is done everywhere; waits for commands
@@ -78,14 +82,14 @@ struct zone_snapshot {
 
 // Deferred struct-page init of one node: progress while booting, the result afterwards.
 //
-// While booting, `done` comes from the real init threads (they count their frames in atomics). When the
-// engine thread has a speed set, the boot is presented on the modelled timeline instead (`paced`, see
-// loop_options::boot_min_wall): the node's modelled deferred-init time (cost model: frames x
-// max(t1 / threads, floor)) is played at run_info::boot_speed, and `done` is what that timeline has done at
-// `modelled_elapsed_ms`, never more than the threads have really done (`host_done`).
-// A workload that starts during deferred init (`boot`, engine::deferred_init_pending) runs it in virtual
-// time: while running, `paced` is set and `done` is the modelled timeline at the snapshot's virtual time;
-// the threads run (host_done) when every CPU has reached the slowest node's modelled end.
+// The node's init runs on the virtual time axis from boot.deferred_init_start_ns to done_at_ns (its modelled
+// time, cost model: frames x max(t1 / threads, floor)). While the boot is played (`paced`), `done` is what
+// that timeline has done at the snapshot's sim_time_ns, never more than the real init threads have done
+// (`host_done`; they count their frames in atomics), and `modelled_elapsed_ms` the node's position on its
+// timeline. Unpaced (the engine thread runs as fast as it can) the shown time follows the threads: `done` is
+// their count. A workload that starts during deferred init (`boot`, engine::deferred_init_pending) runs it
+// in virtual time: `paced`, `done` the modelled timeline at the snapshot's time; the threads run
+// (host_done) when every CPU has reached boot.init_end_ns.
 struct deferred_progress {
     int node = 0;
     int threads = 0;
@@ -97,6 +101,7 @@ struct deferred_progress {
     bool paced = false; // done follows the modelled timeline (see above)
     unsigned long host_done = 0; // frames the real init threads have initialised
     double modelled_elapsed_ms = 0; // paced: position on the modelled timeline, at most modelled_ms
+    vtime_ns done_at_ns = 0; // virtual time (power-on axis) the node's init is modelled to end; 0 = unknown
 };
 
 // How the engine is being driven (filled by the engine thread; a replay fills what it recorded).
@@ -119,9 +124,14 @@ struct snapshot {
     run_state state = run_state::booting;
     std::string error; // state == failed: why
 
-    // Time. Every CPU clock is >= boundary_ns; sim_time_ns is the engine's now() (the slowest CPU's clock).
+    // Time: virtual ns since power-on (boot_timeline.hpp). Every CPU clock is >= boundary_ns; sim_time_ns is
+    // the engine's now() (the slowest CPU's clock), or while the boot is played the instant shown.
     vtime_ns sim_time_ns = 0;
     vtime_ns boundary_ns = 0; // the last quantum boundary the engine was run to
+    // The boot's instants: deferred init starts, ends (zone_pcp_update, watermarks), the workload starts.
+    // Known from the first snapshot after the plan (all 0 before, and in recordings made before pcplab
+    // put the boot on the time axis: there t = 0 was the workload's start).
+    boot_times boot;
     std::uint64_t events_processed = 0;
     run_info run;
 

@@ -133,8 +133,11 @@ int waiting_cpus_at(const std::vector<lock_hold_record>& holds, int node, int zo
 void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const std::vector<lock_hold_record>& holds,
     bool holds_kept, snapshot_cursor& cur)
 {
+    // Shares of the workload's time: the boot before it has no lock activity to count.
     const vtime_ns now = s.sim_time_ns;
-    const vtime_ns interval = now > cur.prev_time ? now - cur.prev_time : 0;
+    const vtime_ns from = std::max(cur.prev_time, s.boot.workload_start_ns);
+    const vtime_ns interval = now > from ? now - from : 0;
+    const vtime_ns elapsed = now > s.boot.workload_start_ns ? now - s.boot.workload_start_ns : 0;
     if (cur.prev_waiting_ns.size() != locks.size()) cur.prev_waiting_ns.assign(locks.size(), 0);
     // The few records still waiting now, found in one pass for all the locks (the interval's records are
     // thousands per lock on a large machine, and a snapshot is taken hundreds of times a virtual second).
@@ -146,13 +149,17 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
     for (std::size_t i = 0; i < locks.size(); ++i) {
         const lock_metrics& lm = locks[i];
         int zi = s.zone_index(lm.node, lm.zone);
-        std::uint64_t recent = lm.waiting_ns >= cur.prev_waiting_ns[i] ? lm.waiting_ns - cur.prev_waiting_ns[i] : 0;
-        cur.prev_waiting_ns[i] = lm.waiting_ns;
+        // Waiting up to now only (as contention_pct counts it); a wait credited late can still land in a later
+        // interval than its own, so the share of the interval is capped at all of it.
+        const std::uint64_t waited = waiting_ns_before(lm, now);
+        const std::uint64_t recent
+            = std::min<std::uint64_t>(waited >= cur.prev_waiting_ns[i] ? waited - cur.prev_waiting_ns[i] : 0, interval);
+        cur.prev_waiting_ns[i] = waited;
         if (zi < 0) continue;
         lock_snapshot& ls = s.zones[static_cast<std::size_t>(zi)].lock;
         ls.present = true;
         ls.m = lm;
-        ls.contention_pct = contention_pct(lm, now);
+        ls.contention_pct = contention_pct(lm, s.boot.workload_start_ns, now);
         ls.contention_pct_recent = interval ? 100.0 * static_cast<double>(recent) / static_cast<double>(interval) : 0;
         ls.someone_waiting = lm.waiting_until > now;
         ls.waiting_cpus_now = holds_kept ? waiting_cpus_at(waiting, lm.node, lm.zone, now) : -1;
@@ -170,6 +177,7 @@ std::shared_ptr<snapshot> build_snapshot(
     s->era = m.era.version;
     s->patches = m.patches; // the live settings, flips included
     s->sim_time_ns = e.now();
+    s->boot = e.timeline();
     s->events_processed = e.events_processed();
 
     copy_memory_state(*s, m);
@@ -207,15 +215,15 @@ std::shared_ptr<snapshot> build_snapshot(
         d.finished = !init_pending;
         d.modelled_ms = r.modelled_ms;
         d.host_ms = r.host_ms;
+        d.done_at_ns = r.done_at;
         if (init_pending) {
             // Deferred init in virtual time (a workload that starts during it): the modelled timeline.
-            const vtime_ns at = std::min(s->sim_time_ns, r.done_at);
+            const vtime_ns start = s->boot.deferred_init_start_ns;
+            const vtime_ns at = std::clamp(s->sim_time_ns, start, std::max(start, r.done_at));
             d.paced = true;
             d.host_done = 0;
-            d.modelled_elapsed_ms = static_cast<double>(at) / 1e6;
-            d.done = r.done_at ? static_cast<unsigned long>(
-                         static_cast<double>(r.pages) * static_cast<double>(at) / static_cast<double>(r.done_at))
-                               : r.pages;
+            d.modelled_elapsed_ms = static_cast<double>(at - start) / 1e6;
+            d.done = modelled_pages_done(r.pages, start, r.done_at, s->sim_time_ns);
         }
         s->deferred_init.push_back(d);
     }
@@ -245,37 +253,42 @@ void copy_procfs_texts(snapshot& s, const mm::machine& m, std::uint64_t events_p
     s.procfs_time_ns = cur.procfs_vt;
 }
 
-std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
-    std::vector<deferred_progress> progress, snapshot_cursor& cur, snapshot_context ctx)
+std::shared_ptr<snapshot> build_boot_snapshot(
+    engine& e, const boot_frame& f, snapshot_cursor& cur, snapshot_context ctx)
 {
     auto s = start(cur, ctx);
-    fill_identity(*s, cfg);
+    fill_identity(*s, e.config());
+    const mm::machine& m = e.machine();
     s->nr_cpus = m.nr_cpu_ids();
     s->cpu_node = m.cpu_to_node;
-    s->deferred_init = std::move(progress);
-    return s;
-}
-
-std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
-    const mm::deferred_init* di, snapshot_cursor& cur, snapshot_context ctx)
-{
-    auto s = start(cur, ctx);
-    fill_identity(*s, cfg);
-    s->nr_cpus = m.nr_cpu_ids();
-    s->cpu_node = m.cpu_to_node;
-    for (int nid = 0; nid < m.nr_online_nodes(); ++nid) {
-        const auto& node = *m.nodes[static_cast<std::size_t>(nid)];
-        deferred_progress d;
-        d.node = nid;
-        d.threads = mm::deferred_init_threads(m.patches, m.era.version, static_cast<int>(node.cpus.size()));
-        if (di) {
-            d.done = d.host_done = di->progress(nid);
-            d.total = di->total(nid);
-            if (di->threads(nid) > 0) d.threads = di->threads(nid);
+    s->sim_time_ns = f.t;
+    s->boot = e.timeline();
+    s->deferred_init = f.nodes;
+    if (f.at_setup) {
+        s->zones = f.at_setup->zones;
+        s->pcp = f.at_setup->pcp;
+        s->totals.pcp_resident_pages = f.at_setup->totals.pcp_resident_pages;
+        for (const auto& d : f.nodes) {
+            // Zones are node-major in ascending zone order: a node's last one is its highest, the deferred one.
+            auto z
+                = std::find_if(s->zones.rbegin(), s->zones.rend(), [&](const auto& zs) { return zs.node == d.node; });
+            if (z == s->zones.rend()) continue;
+            z->managed += d.done;
+            z->free_pages += static_cast<long>(d.done);
         }
-        d.finished = node.deferred_init_done.load(std::memory_order_acquire);
-        s->deferred_init.push_back(d);
     }
+    // The engine's boot events up to f.t (in time order, numbered from events_released()).
+    const auto& kept = e.events();
+    const std::uint64_t base = e.events_released();
+    if (cur.events < base) cur.events = static_cast<std::size_t>(base);
+    const auto from = static_cast<std::size_t>(cur.events - base);
+    std::size_t to = std::min(from, kept.size());
+    while (to < kept.size() && kept[to].t <= f.t) ++to;
+    if (from < to)
+        s->events.assign(
+            kept.begin() + static_cast<std::ptrdiff_t>(from), kept.begin() + static_cast<std::ptrdiff_t>(to));
+    cur.events = static_cast<std::size_t>(base + std::max(from, to));
+    cur.prev_time = f.t;
     return s;
 }
 

@@ -52,12 +52,21 @@ struct snapshot_context {
 
 std::shared_ptr<snapshot> build_snapshot(
     engine& e, snapshot_cursor& cur, snapshot_context ctx, const snapshot_options& opt);
-// While deferred init runs: identity and per-node progress; `di` may be null (progress unknown).
-std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
-    const mm::deferred_init* di, snapshot_cursor& cur, snapshot_context ctx);
-// The same with per-node progress worked out by the caller (a paced boot: see boot_presenter).
-std::shared_ptr<snapshot> build_boot_snapshot(const engine_config& cfg, const mm::machine& m,
-    std::vector<deferred_progress> progress, snapshot_cursor& cur, snapshot_context ctx);
+// What a boot snapshot shows, worked out by the engine's driver (boot_presenter.hpp).
+struct boot_frame {
+    vtime_ns t = 0; // the instant shown (virtual time since power-on)
+    std::vector<deferred_progress> nodes; // per node
+    // The memory state setup_per_cpu_pageset left (copy_memory_state), null before it ran: the zones and
+    // pagesets shown, each node's deferred zone (its highest populated one) with the managed and free pages
+    // its init has added by `t` (the per-order free block counts stay those of that moment).
+    const snapshot* at_setup = nullptr;
+};
+// While the engine boots or its boot is played (before its workload starts): identity, topology, the boot's
+// instants, per-node progress, the memory state of f.at_setup as grown by then, and the engine's events up to
+// f.t that are not published yet (the boot's own: the limits at setup, each node's end, the recomputed
+// limits; the engine keeps them in time order). Releases nothing.
+std::shared_ptr<snapshot> build_boot_snapshot(
+    engine& e, const boot_frame& f, snapshot_cursor& cur, snapshot_context ctx);
 // Without a usable engine (not built yet, or it failed): identity from the configuration.
 std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapshot_cursor& cur, snapshot_context ctx);
 

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -87,10 +88,20 @@ public:
     // Everything the workload still holds, as (pfn, order), for the engine to free when it replaces or stops
     // the workload (its tasks are killed). The workload forgets them; afterwards next() returns done.
     virtual std::vector<std::pair<mm::pfn_t, unsigned>> release_all() { return {}; }
+    // What is wrong with the settings (tunables and intensity) on the machine `env` describes: a setting that
+    // would change nothing, or ask for more than the machine has; "" when none. The engine refuses to attach a
+    // workload with a problem (workload_error); a front end asks before the boot (planned_workload_env), when
+    // env.total_pages is what the machine's memory less its reservations will give.
+    virtual std::string settings_problem(const workload_env& env) const { return {}; }
     // True for a workload that starts while deferred struct-page init is still running (`boot`): the engine
     // then attaches it right after setup_per_cpu_pageset, at virtual time 0, and completes deferred init at
     // its modelled time (engine_boot.cpp). False: the workload starts once the machine has booted.
     virtual bool starts_during_deferred_init() const { return false; }
+};
+
+// A workload whose settings do not fit the machine it was attached to (workload::settings_problem).
+struct workload_error : std::invalid_argument {
+    using std::invalid_argument::invalid_argument;
 };
 
 // kernbench, page-fault1, stress-vm, high-order, bursty, boot

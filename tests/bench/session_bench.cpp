@@ -109,10 +109,10 @@ enum class cli_mode { plain, keep_holds, recorded, recorded_no_holds, recorded_d
 template <typename F> void run_in_steps(sim::engine& e, sim::vtime_ns dur, sim::vtime_ns step, F at_step)
 {
     for (sim::vtime_ns at = step; at < dur; at += step) {
-        e.run_until(at);
+        e.run_until(e.workload_start() + at);
         at_step();
     }
-    e.run_until(dur);
+    e.run_until(e.workload_start() + dur);
 }
 
 // Lock holds a recording kept, over all its runs (read back from the file).
@@ -173,7 +173,7 @@ timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& pat
         // keep_holds releases the log at the recording's snapshot instants, as a reader would: a log nothing
         // drains grows by tens of MiB over the run, which no real run does.
         if (mode == cli_mode::plain)
-            e.run_until(dur);
+            e.run_until(e.workload_start() + dur);
         else
             run_in_steps(e, dur, so.interval_ns, [&] { e.release_holds(e.holds_released() + e.holds().size()); });
         t.engine_cpu = thread_cpu_s() - c0;
@@ -358,7 +358,7 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
         auto recorded_slice = [&](sim::vtime_ns to) {
             const double c0 = thread_cpu_s(), p0 = process_cpu_s();
             for (; next_sample < to; next_sample += so.interval_ns) {
-                recorded.run_until(next_sample);
+                recorded.run_until(recorded.workload_start() + next_sample);
                 if (mode == cli_mode::keep_holds) // released at the snapshot instants, as cli_run does
                     recorded.release_holds(recorded.holds_released() + recorded.holds().size());
                 else if (mode != cli_mode::plain) {
@@ -367,7 +367,7 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
                     r.sampling_cpu += thread_cpu_s() - q0;
                 }
             }
-            recorded.run_until(to);
+            recorded.run_until(recorded.workload_start() + to);
             const double c1 = thread_cpu_s(), p1 = process_cpu_s();
             r.recorded_cpu += c1 - c0;
             r.writer_during += (p1 - p0) - (c1 - c0);
@@ -376,7 +376,7 @@ interleaved_timing interleaved_run(const sim::engine_config& cfg, sim::vtime_ns 
         };
         auto plain_slice = [&](sim::vtime_ns to) {
             const double c0 = thread_cpu_s(), p0 = process_cpu_s();
-            plain.run_until(to);
+            plain.run_until(plain.workload_start() + to);
             const double c1 = thread_cpu_s();
             r.plain_cpu += c1 - c0;
             r.writer_outside += (process_cpu_s() - p0) - (c1 - c0);

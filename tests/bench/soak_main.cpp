@@ -1,8 +1,10 @@
-// pcplab_soak: invariants and memory under load, run on demand (never by ctest).
+// pcplab_soak: invariants and memory under load, run on demand (never by ctest; scripts/soak.sh runs the set).
 //   build/tests/bench/pcplab_soak                       meta-1t-316, every workload, one virtual hour each
 //   build/tests/bench/pcplab_soak --duration 60 --workload stress-vm --seed 3 --flips 16 --preset classroom
-// For each workload: boot, run for the virtual duration with the patch switches flipped at random seeded
-// moments, verify() every virtual second and after each flip, resident memory at start, max and end.
+//   build/tests/bench/pcplab_soak --preset epyc2-256 --events 1e9 --flips 16 --sysctl-writes 8
+// For each workload: boot, run for the virtual duration (or the engine events) with the patch switches flipped
+// and vm.* sysctls written at random seeded moments, verify() every virtual second and after each flip and
+// write, resident memory at start, max and end.
 // Exit status 0 when every verify passed and memory stayed flat, 1 otherwise, 2 for bad arguments.
 #include "soak_run.hpp"
 
@@ -26,7 +28,7 @@ namespace
 {
     std::fprintf(stderr,
         "pcplab_soak: %s\nusage: pcplab_soak [--preset NAME] [--duration VIRTUAL_SECONDS] [--workload W]... "
-        "[--seed N] [--flips K] [--quiet]\n",
+        "[--events N] [--seed N] [--flips K] [--sysctl-writes K] [--quiet]\n",
         why.c_str());
     std::exit(2);
 }
@@ -49,6 +51,7 @@ int main(int argc, char** argv)
     soak::soak_options opt;
     std::vector<std::string> workloads;
     bool quiet = false;
+    bool duration_given = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto value = [&]() -> const char* {
@@ -57,12 +60,18 @@ int main(int argc, char** argv)
         };
         if (a == "--preset")
             preset = value();
-        else if (a == "--duration")
+        else if (a == "--duration") {
             opt.duration_ns = static_cast<sim::vtime_ns>(number(a, value(), 0.001, 1e6) * 1e9);
-        else if (a == "--workload")
+            duration_given = true;
+        } else if (a == "--workload")
             workloads.push_back(value());
         else if (a == "--seed")
             opt.seed = static_cast<std::uint64_t>(number(a, value(), 0, 1e15));
+        else if (a == "--events") {
+            opt.events = static_cast<std::uint64_t>(number(a, value(), 1, 1e15));
+            if (!duration_given) opt.duration_ns = static_cast<sim::vtime_ns>(1e6 * 1e9); // the events decide
+        } else if (a == "--sysctl-writes")
+            opt.sysctl_writes = static_cast<int>(number(a, value(), 0, 1e6));
         else if (a == "--flips")
             opt.flips = static_cast<int>(number(a, value(), 0, 1e6));
         else if (a == "--quiet")
@@ -82,9 +91,10 @@ int main(int argc, char** argv)
     const auto& cfg = std::get<sim::machine_config>(resolved);
     if (!quiet) opt.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
 
-    std::printf("soak: %s (%s), %.3f virtual s per workload, seed %llu, %d switch flips\n", preset.c_str(),
-        cfg.era.str().c_str(), static_cast<double>(opt.duration_ns) / 1e9, static_cast<unsigned long long>(opt.seed),
-        opt.flips);
+    std::printf("soak: %s (%s), %.3f virtual s%s per workload, seed %llu, %d switch flips, %d sysctl writes\n",
+        preset.c_str(), cfg.era.str().c_str(), static_cast<double>(opt.duration_ns) / 1e9,
+        opt.events ? (" or " + std::to_string(opt.events) + " events").c_str() : "",
+        static_cast<unsigned long long>(opt.seed), opt.flips, opt.sysctl_writes);
     std::fflush(stdout);
     bool ok = true;
     for (const auto& w : workloads) {

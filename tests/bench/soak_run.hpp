@@ -1,7 +1,7 @@
-// Soak: one machine under one workload for a long stretch of virtual time, with the patch switches flipped
-// at random (seeded) moments, verify() every virtual second and after every flip, and the process's
-// resident memory sampled each second. Shared by pcplab_soak (tests/bench/soak_main.cpp) and the soak
-// smoke test (tests/robust/soak_test.cpp).
+// Soak: one machine under one workload for a long stretch of virtual time or engine events, with the patch
+// switches flipped and vm.* sysctls written at random (seeded) moments, verify() every virtual second and after
+// every flip and write, and the process's resident memory sampled each second. Shared by pcplab_soak
+// (tests/bench/soak_main.cpp) and the soak smoke test (tests/robust/soak_test.cpp).
 #pragma once
 
 #include "sim/machine_config.hpp"
@@ -16,8 +16,12 @@ namespace pcplab::soak
 
 struct soak_options {
     sim::vtime_ns duration_ns = 3600 * sim::NS_PER_SEC; // virtual time per workload (default one hour)
+    // Engine events per workload (0: none). With a target, the run ends at whichever of the two comes first and
+    // the flips and writes are drawn over the events, not over the virtual time.
+    std::uint64_t events = 0;
     std::uint64_t seed = 1; // the workload's seed and the flip schedule's
     int flips = 16; // switch flips at uniformly drawn moments of the run
+    int sysctl_writes = 0; // vm.* sysctl writes (a sysctl the era has, a value it takes) at drawn moments
     // Called after each virtual second with a one-line progress note (nullptr: quiet).
     std::function<void(const std::string&)> progress;
 };
@@ -28,6 +32,7 @@ struct soak_result {
     std::uint64_t events = 0;
     int verifies = 0;
     int flips = 0;
+    int sysctl_writes = 0;
     int reboots = 0; // a finite workload that finished is rebooted (a fresh machine) to go on
     long rss_start_kib = 0; // after the first boot
     // After the first virtual second (the start when the run is shorter): by then the workload has built its

@@ -128,7 +128,7 @@ check_table <<'ROWS'
 2	$tmp/lessons_negative/01-bad.md:12	node_gib: must be between 0.25 and 16384, not -3	lessons list $tmp/lessons_negative
 2	$tmp/lessons_unknown/01-bad.md:12:1	unknown key 'colour'	lessons list $tmp/lessons_unknown
 2	$tmp/missing	cannot read the lessons folder	lessons list $tmp/missing
-2	$zi	Not a directory	lessons list $zi
+2	$zi:1:1	a lesson starts with a front block	lessons list $zi
 ROWS
 
 finish_table

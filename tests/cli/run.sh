@@ -78,6 +78,33 @@ cp "$tmp/out" "$tmp/c.json"
 [ "$(python3 -c "$strip" "$tmp/a.json")" = "$(python3 -c "$strip" "$tmp/b.json")" ] || fail "same seed, different figures"
 [ "$(python3 -c "$strip" "$tmp/a.json")" != "$(python3 -c "$strip" "$tmp/c.json")" ] || fail "seed 3 and 4 gave the same figures"
 
+# The boot on the time axis: deferred init starts after the early part, the workload after deferred init;
+# --duration counts the workload's time only.
+python3 - "$tmp/a.json" <<'EOF' || fail "run --json: boot_times wrong"
+import json, sys
+j = json.load(open(sys.argv[1]))
+b = j["boot_times"]
+assert 0 < b["deferred_init_start_ns"] < b["init_end_ns"] == b["workload_start_ns"], b
+assert all(b["deferred_init_start_ns"] < n["done_at_ns"] <= b["init_end_ns"] for n in j["boot"]), j["boot"]
+# the workload's 20 ms (the slowest CPU ends its action past it), not the boot's 37 ms on top
+assert 20_000_000 <= j["sim_time_ns"] < b["workload_start_ns"], (j["sim_time_ns"], b)
+assert "rounds" not in j
+EOF
+
+# --continuous: a short kernbench finishes and builds again on the same machine until the duration.
+run "${base[@]}" --param jobs=8 --duration 2s --continuous --json
+[ "$rc" -eq 0 ] || fail "run --continuous: exit $rc: $(cat "$tmp/err")"
+cp "$tmp/out" "$tmp/cont.json"
+run "${base[@]}" --param jobs=8 --duration 2s --json
+python3 - "$tmp/cont.json" "$tmp/out" <<'EOF' || fail "run --continuous: no new rounds"
+import json, sys
+c, once = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert once["stop_reason"] == "finished", once["stop_reason"]
+assert c["stop_reason"] == "duration" and c["rounds"] >= 2, (c["stop_reason"], c.get("rounds"))
+assert c["sim_time_ns"] >= 2_000_000_000 > once["sim_time_ns"], (c["sim_time_ns"], once["sim_time_ns"])
+assert c["work_units"] > once["work_units"], (c["work_units"], once["work_units"])
+EOF
+
 # --work stops once the workload has done that much.
 run run --preset classroom --workload page-fault1 --work 1000 --json
 python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); assert j["stop_reason"] == "work" and j["work_units"] >= 1000, j["stop_reason"]' \
@@ -117,8 +144,8 @@ grep -qF -- "±" "$tmp/out" || fail "run --repeat 2 text lacks mean ± stddev"
 # Help: the usage line and every flag of the command line above.
 run help run
 [ "$rc" -eq 0 ] || fail "help run: exit $rc"
-for flag in --preset --workload --duration --work --seed --era --patch --init-threads --repeat --json \
-    --hold-threshold --intensity --param kernbench stress-vm; do
+for flag in --preset --workload --duration --work --continuous --seed --era --patch --init-threads --repeat \
+    --json --hold-threshold --intensity --param kernbench stress-vm "after the boot"; do
     grep -qF -- "$flag" "$tmp/out" || fail "help run does not mention $flag"
 done
 

@@ -33,6 +33,13 @@ for args in "--help" "help" "help pagesets" "pagesets --help"; do
 done
 run help zoneinfo
 grep -q -- "--init-threads" "$tmp/out" || fail "help zoneinfo does not list --init-threads"
+# help --all (what the man page is made of): every command's help under its heading.
+run help --all
+[ "$rc" -eq 0 ] || fail "help --all: exit $rc"
+for c in presets zoneinfo buddyinfo pagesets check-zoneinfo demo costs run seeds lessons compare export; do
+    grep -qx "pcplab-cli $c:" "$tmp/out" || fail "help --all: no heading for $c"
+done
+grep -q -- "--record-holds" "$tmp/out" || fail "help --all: no run options"
 run --version
 [ "$rc" -eq 0 ] || fail "--version: exit $rc"
 grep -Eq '^pcplab-cli [0-9]+\.[0-9]+' "$tmp/out" || fail "--version: $(cat "$tmp/out")"

@@ -150,9 +150,11 @@ TEST_CASE("a recording that hits a full disk says so and leaves a file that open
     INFO("the recorder said: " << outcome);
     REQUIRE(WIFEXITED(status));
     CHECK(WEXITSTATUS(status) == 0);
-    // One line naming the file and the problem.
+    // One line naming the file, the problem and what the file keeps.
     CHECK(outcome.find(f.path()) != std::string::npos);
     CHECK(outcome.find('\n') == std::string::npos);
+    CHECK(outcome.find("cannot be written (") != std::string::npos);
+    CHECK(outcome.find("the file keeps run 1: ") != std::string::npos);
 
     // The file is not corrupt: it opens, and what was committed replays in order.
     session::recording back(f.path());
@@ -163,6 +165,11 @@ TEST_CASE("a recording that hits a full disk says so and leaves a file that open
     const auto all = back.load_all(run.run);
     REQUIRE(all.size() == idx.size());
     for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i]->seq == i + 1);
+    // The run's counts are those of the last commit: the writer wrote nothing after the failure (it had claimed
+    // every snapshot it was given, 963 where one was in the file).
+    CHECK(run.snapshots_written == idx.size());
+    CHECK_FALSE(run.finished);
+    CHECK(outcome.find("run 1: " + std::to_string(idx.size()) + " snapshot") != std::string::npos);
     auto check = back.db().prepare("PRAGMA integrity_check");
     REQUIRE(check.step());
     CHECK(check.column_text(0) == "ok");

@@ -67,6 +67,27 @@ TEST_CASE("a finite workload is rebooted when it finishes, and memory stays flat
     CHECK(r.rss_end_kib - r.rss_settled_kib < 8 * 1024);
 }
 
+TEST_CASE("a soak to an event target writes sysctls at drawn moments and stops at the target")
+{
+    const auto cfg = classroom();
+    soak::soak_options opt;
+    opt.duration_ns = 100 * sim::NS_PER_SEC; // the events end it first
+    opt.events = 400'000;
+    opt.flips = 3;
+    opt.sysctl_writes = 5;
+    opt.seed = 5;
+    soak::soak_result r = soak::soak_workload(cfg, "page-fault1", opt);
+    INFO(soak::soak_line(r));
+    for (const auto& e : r.errors) UNSCOPED_INFO(e);
+    CHECK(r.ok());
+    CHECK(r.events >= opt.events);
+    CHECK(r.events < opt.events + 100'000); // within a slice (1 ms virtual, about 42,000 events here)
+    CHECK(r.virtual_ns < opt.duration_ns);
+    CHECK(r.flips == opt.flips);
+    CHECK(r.sysctl_writes == opt.sysctl_writes);
+    CHECK(r.verifies >= 2 + r.flips + r.sysctl_writes);
+}
+
 TEST_CASE("the soak's memory rule leaves out the first virtual second and flags growth after it")
 {
     soak::soak_result r;

@@ -77,7 +77,7 @@ TEST_CASE("every view draws a non-empty picture that changes when the machine ch
 {
     stepped_machine& m = classroom();
     auto views = ui::make_views(nullptr);
-    REQUIRE(views.size() == 9);
+    REQUIRE(views.size() == 10);
     std::vector<QImage> before;
     for (ui::view* v : views) {
         v->resize(900, 560);
@@ -186,9 +186,9 @@ TEST_CASE("A/B: the per-CPU view puts B beside A and the rates header shows the 
     r.resize(900, 600);
     r.show(); // a hidden plot view only keeps the frame for later
     render(&r, f);
-    CHECK(r.header_text().startsWith(QStringLiteral("A vs B")));
+    CHECK(r.header_text().startsWith(QStringLiteral("contention A ")));
     render(&r, test::make_frame(a));
-    CHECK(r.header_text().startsWith(QStringLiteral("contention")));
+    CHECK(r.header_text().startsWith(QStringLiteral("zone->lock contention")));
 }
 
 TEST_CASE("the event log filters by kind and text and a selected event asks for a seek to its time")
@@ -338,7 +338,7 @@ TEST_CASE("a hidden plot view keeps the newest frame and draws it when shown")
     CHECK(v.header_text().isEmpty());
     v.show();
     QApplication::processEvents();
-    CHECK(v.header_text().startsWith(QStringLiteral("contention")));
+    CHECK(v.header_text().startsWith(QStringLiteral("zone->lock contention")));
 }
 
 TEST_CASE("the views re-colour for a dark palette")

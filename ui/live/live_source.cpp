@@ -26,6 +26,8 @@ live_source::live_source(sim::engine_config a, std::optional<sim::engine_config>
     lo.publish_hz = m_opt.publish_hz;
     lo.speed = m_opt.speed;
     lo.start_paused = m_opt.start_paused;
+    lo.boot_min_wall = m_opt.boot_min_wall;
+    lo.boot_max_wall = m_opt.boot_max_wall;
     lo.make_load = m_opt.make_load;
     m_loop = std::make_unique<sim::lockstep_loop>(
         std::move(cfgs), lo, [this](const std::vector<std::shared_ptr<const sim::snapshot>>& v) { on_publish(v); });
@@ -145,6 +147,11 @@ bool live_source::set_intensity(double x)
 {
     post(sim::make_set_intensity(x));
     return true;
+}
+
+std::uint64_t live_source::set_continuous(bool on)
+{
+    return post(sim::make_set_continuous(on));
 }
 
 bool live_source::reboot()

@@ -9,6 +9,7 @@
 
 #include "sim/lockstep_loop.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -21,7 +22,11 @@ namespace pcplab::ui
 struct live_options {
     double publish_hz = 30; // snapshots per wall second (the window polls at up to 60 Hz)
     double speed = 1e9; // virtual ns per wall second; 0 = as fast as possible
-    bool start_paused = false;
+    bool start_paused = false; // play the boot, then pause where the workload starts
+    // Bounds on the wall time a one-thread-per-node boot is played for (sim::loop_options; 0 = no bound): a
+    // lesson or story that wants the boot watched sets them.
+    std::chrono::milliseconds boot_min_wall{1500};
+    std::chrono::milliseconds boot_max_wall{6000};
     std::size_t max_pending = 4096; // publications kept for take_published(); older ones are dropped
     // Called on an engine thread with every publication (a recorder); keep it short, never block in it.
     std::function<void(const published_pair&)> on_publish;
@@ -51,6 +56,8 @@ public:
     bool set_sysctl(int side, const std::string& name, long value) override;
     bool set_workload(const std::string& name) override;
     bool set_intensity(double x) override;
+    // A finite workload starts a new round when it finishes (on), or the run ends there (off).
+    std::uint64_t set_continuous(bool on);
     bool reboot() override;
     // A single engine reboots in place (the old machine is freed first). A pair would boot twice for two
     // commands, so it refuses and the caller starts a new source.

@@ -80,6 +80,7 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     ec.workload = s.workload;
     ec.intensity = s.intensity;
     ec.seed = s.seed;
+    ec.continuous = s.continuous;
     if (!sim::make_workload(s.workload)) return "workload '" + s.workload + "' is unknown";
     if (s.pagelist_fraction) {
         if (r.machine.era.before(5, 14))

@@ -34,6 +34,9 @@ struct run_setup {
     std::optional<long> min_free_kbytes;
     std::optional<int> watermark_scale_factor;
     bool keep_holds = true; // every zone->lock hold, for the lanes view
+    // A finite workload (kernbench, boot) starts a new round when it finishes, so the window keeps moving
+    // (sim::engine_config::continuous; each round is an event).
+    bool continuous = true;
 };
 
 struct resolved_setup {

@@ -90,6 +90,8 @@ void history::clear()
     m_events.clear();
     m_holds.clear();
     m_zone_holds.clear();
+    m_bins.clear();
+    m_boot_end_ns = 0;
     m_last_seq = 0;
     m_any = false;
     m_generation = 0;
@@ -132,6 +134,12 @@ bool history::append(const sim::snapshot& s)
     for (const sim::lock_hold_record& h : s.holds)
         if (h.kind == mm::lock_kind::zone_lock) insert_by_start(m_zone_holds, h);
     while (m_zone_holds.size() > m_max_holds) m_zone_holds.pop_front();
+    m_bins.add(s);
+    if (s.state == sim::run_state::booting)
+        m_boot_end_ns = std::max(m_boot_end_ns, static_cast<std::int64_t>(s.sim_time_ns));
+    for (const sim::sim_event& e : s.events)
+        if (e.kind == sim::event_kind::deferred_init_done)
+            m_boot_end_ns = std::max(m_boot_end_ns, static_cast<std::int64_t>(e.t));
     m_events_total += s.events.size();
     m_holds_total += s.holds.size();
     return true;

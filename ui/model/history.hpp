@@ -1,7 +1,10 @@
 // What the time-series views plot: one sample per snapshot appended, kept in memory with bounded size
-// (old samples are thinned, never the recent ones), plus the events and lock holds seen so far (capped).
+// (old samples are thinned, never the recent ones), plus the events and lock holds seen so far (capped), and
+// per-CPU / per-lock activity in time bins (activity_bins: the heatmap, the rates view's contention).
 // Plain C++ (no Qt) so that the recorder and tests can use it too. A snapshot's seq tells whether it is new.
 #pragma once
+
+#include "model/activity_bins.hpp"
 
 #include "sim/snapshot.hpp"
 
@@ -65,6 +68,11 @@ public:
     std::uint64_t samples_total() const { return m_samples_total; }
     std::uint64_t thin_count() const { return m_thins; }
     std::size_t max_samples() const { return m_max_samples; }
+    // Each CPU's list depths and lock waits, and each zone->lock's contention, over time (bounded memory).
+    const activity_bins& bins() const { return m_bins; }
+    // The end of the boot in virtual time: the latest deferred_init_done event, or the latest snapshot taken
+    // while the machine was booting, whichever is later (0 when the boot took no virtual time).
+    std::int64_t boot_end_ns() const { return m_boot_end_ns; }
 
 private:
     std::size_t m_max_samples, m_max_events, m_max_holds;
@@ -72,6 +80,8 @@ private:
     std::deque<sim::sim_event> m_events;
     std::deque<sim::lock_hold_record> m_holds;
     std::deque<sim::lock_hold_record> m_zone_holds; // sorted by start
+    activity_bins m_bins;
+    std::int64_t m_boot_end_ns = 0;
     std::uint64_t m_last_seq = 0;
     bool m_any = false;
     std::uint64_t m_generation = 0;

@@ -1,9 +1,13 @@
 #include "session/figure_export.hpp"
 
+#include "io/output_file.hpp"
+
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
 #include <QSvgGenerator>
+#include <QTemporaryFile>
 #include <qcustomplot.h>
 
 #include <cstdlib>
@@ -33,34 +37,81 @@ const char* figure_extension(figure_format f)
     return "";
 }
 
-std::string save_plot(QCustomPlot& plot, const QString& path, figure_format f, int w, int h)
+namespace
 {
-    bool ok = false;
+
+// The figure's file contents in format `f`; empty when Qt could not draw it. Drawn in memory (PDF through a
+// temporary file: QCustomPlot prints it with QPrinter, which writes only to files), so that the file itself is
+// written in one piece by io::write_file_atomically, which says why when it cannot be.
+QByteArray render_plot(QCustomPlot& plot, figure_format f, int w, int h)
+{
+    QBuffer buf;
+    buf.open(QIODevice::WriteOnly);
     switch (f) {
-    case figure_format::png:
-        ok = plot.savePng(path, w, h, 1.0);
+    case figure_format::png: {
+        // As QCustomPlot::savePng does: 96 dpi recorded in the file.
+        QImage image = plot.toPixmap(w, h, 1.0).toImage();
+        image.setDotsPerMeterX(static_cast<int>(96 / 0.0254));
+        image.setDotsPerMeterY(static_cast<int>(96 / 0.0254));
+        if (image.isNull() || !image.save(&buf, "PNG")) return {};
         break;
-    case figure_format::pdf:
-        ok = plot.savePdf(path, w, h);
-        break;
+    }
+    case figure_format::pdf: {
+        QTemporaryFile tmp(QDir::tempPath() + QStringLiteral("/pcplab-figure-XXXXXX.pdf"));
+        if (!tmp.open()) return {};
+        tmp.close();
+        if (!plot.savePdf(tmp.fileName(), w, h) || !tmp.open()) return {};
+        return tmp.readAll();
+    }
     case figure_format::svg: {
         // QCustomPlot has no SVG writer of its own; it paints into a QSvgGenerator like into any device.
         QSvgGenerator gen;
-        gen.setFileName(path);
+        gen.setOutputDevice(&buf);
         gen.setSize(QSize(w, h));
         gen.setViewBox(QRect(0, 0, w, h));
         gen.setTitle(plot.windowTitle());
         QCPPainter painter;
-        ok = painter.begin(&gen);
-        if (ok) {
-            plot.toPainter(&painter, w, h);
-            ok = painter.end();
-        }
+        if (!painter.begin(&gen)) return {};
+        plot.toPainter(&painter, w, h);
+        if (!painter.end()) return {};
         break;
     }
     }
-    if (!ok || !QFileInfo(path).exists() || QFileInfo(path).size() == 0)
-        return path.toStdString() + ": cannot be written";
+    return buf.data();
+}
+
+QtMessageHandler g_outer_handler = nullptr;
+
+// Qt notes on stderr that XDG_RUNTIME_DIR is not set and that it picks a folder of its own; an offscreen export
+// never uses that folder, and a command's stderr is for its own one-line errors. Everything else goes on.
+void without_runtime_dir_note(QtMsgType type, const QMessageLogContext& where, const QString& text)
+{
+    if (text.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR not set"))) return;
+    if (g_outer_handler) g_outer_handler(type, where, text);
+}
+
+} // namespace
+
+std::unique_ptr<QApplication> offscreen_app_if_none()
+{
+    if (QApplication::instance()) return nullptr;
+    qputenv("QT_QPA_PLATFORM", "offscreen"); // a command-line tool must not need a display
+    // Kept for the process: it only drops the one note above and passes everything else on.
+    static const bool filtered = (g_outer_handler = qInstallMessageHandler(without_runtime_dir_note), true);
+    (void)filtered;
+    static int argc = 1;
+    static char name[] = "pcplab-cli";
+    static char* argv[] = {name, nullptr};
+    return std::make_unique<QApplication>(argc, argv);
+}
+
+std::string save_plot(QCustomPlot& plot, const QString& path, figure_format f, int w, int h)
+{
+    const QByteArray bytes = render_plot(plot, f, w, h);
+    if (bytes.isEmpty()) return path.toStdString() + ": cannot be drawn as " + figure_extension(f);
+    const std::string err = io::write_file_atomically(
+        path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    if (!err.empty()) return path.toStdString() + ": cannot be written (" + err + ")";
     return {};
 }
 
@@ -138,15 +189,7 @@ std::vector<std::string> export_recording_figures(const session::recording& rec,
     const std::vector<const session::series_info*>& which, const std::string& out, figure_format f, int w, int h,
     std::string& error)
 {
-    std::unique_ptr<QApplication> own_app;
-    if (!QApplication::instance()) {
-        // A command-line tool must not need a display: draw offscreen.
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        static int argc = 1;
-        static char name[] = "pcplab-cli";
-        static char* argv[] = {name, nullptr};
-        own_app = std::make_unique<QApplication>(argc, argv);
-    }
+    std::unique_ptr<QApplication> own_app = offscreen_app_if_none();
     const session::run_record& rr = rec.run(run);
     std::vector<std::string> written;
     const bool to_dir = which.size() != 1;

@@ -7,11 +7,13 @@
 #include "session/series.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+class QApplication;
 class QCustomPlot;
 class QString;
 
@@ -21,6 +23,9 @@ namespace pcplab::ui
 enum class figure_format { png, svg, pdf };
 std::optional<figure_format> figure_format_from(std::string_view name); // "png", "svg", "pdf"
 const char* figure_extension(figure_format f);
+
+// An offscreen QApplication when the program has none (the CLI), owned by the caller; null when one exists.
+std::unique_ptr<QApplication> offscreen_app_if_none();
 
 // Saves `plot` at w x h pixels (SVG and PDF: the same size as their page). "" on success, else the problem.
 std::string save_plot(QCustomPlot& plot, const QString& path, figure_format f, int w, int h);

@@ -15,9 +15,11 @@ key_numbers key_numbers_of(const sim::snapshot& s)
         k.contention_pct = std::max(k.contention_pct, z.lock.contention_pct);
         k.max_hold_ns = std::max(k.max_hold_ns, static_cast<double>(z.lock.m.hold_ns_max));
     }
-    k.sys_s = static_cast<double>(s.sys_ns_total()) / 1e9;
-    const double cpu_time = static_cast<double>(s.sim_time_ns) * std::max(1, s.nr_cpus);
-    k.sys_pct = cpu_time > 0 ? 100.0 * static_cast<double>(s.sys_ns_total()) / cpu_time : 0;
+    // Over the CPU time accounted so far, not CPUs x elapsed: a CPU's clock runs ahead of the snapshot's time by
+    // the action it just charged, so the elapsed time undercounts and the share would overshoot.
+    double accounted = 0;
+    for (const sim::cpu_metrics& c : s.cpus) accounted += static_cast<double>(c.sys_ns + c.user_ns + c.idle_ns);
+    k.sys_pct = accounted > 0 ? 100.0 * static_cast<double>(s.sys_ns_total()) / accounted : 0;
     k.zone_allocs = static_cast<double>(s.totals.zone_allocs);
     return k;
 }
@@ -25,7 +27,7 @@ key_numbers key_numbers_of(const sim::snapshot& s)
 namespace
 {
 
-// "−75 %" relative change, or "" when A is 0.
+// " (−75 %)" relative change, or "" when A is 0.
 QString rel(double a, double b)
 {
     if (a == 0) return {};
@@ -35,6 +37,7 @@ QString rel(double a, double b)
         .arg(std::abs(r), 0, 'f', 0);
 }
 
+// " (+1.5 pp)": the difference of two percentages, in percentage points.
 QString pp(double a, double b)
 {
     const double d = b - a;
@@ -43,27 +46,29 @@ QString pp(double a, double b)
         .arg(std::abs(d), 0, 'f', 1);
 }
 
+QString pct(double v)
+{
+    return QStringLiteral("%1 %").arg(v, 0, 'f', 1);
+}
+
 } // namespace
 
-QString key_numbers_text(const sim::snapshot& a, const sim::snapshot* b)
+QStringList key_numbers_parts(const sim::snapshot& a, const sim::snapshot* b)
 {
     const key_numbers ka = key_numbers_of(a);
     if (!b)
-        return QObject::tr("contention %1 % · sys %2 % of CPU time · zone allocs %3 · max hold %4")
-            .arg(ka.contention_pct, 0, 'f', 1)
-            .arg(ka.sys_pct, 0, 'f', 1)
-            .arg(compact(ka.zone_allocs), format_ns(ka.max_hold_ns));
+        return {QObject::tr("zone->lock contention %1").arg(pct(ka.contention_pct)),
+            QObject::tr("sys %1 of CPU time").arg(pct(ka.sys_pct)),
+            QObject::tr("zone allocs %1").arg(compact(ka.zone_allocs)),
+            QObject::tr("max hold %1").arg(format_ns(ka.max_hold_ns))};
     const key_numbers kb = key_numbers_of(*b);
-    return QObject::tr(
-        "A vs B — contention %1 / %2 %%3 · sys %4 / %5 %%6 · zone allocs %7 / %8%9 · max hold %10 / %11%12")
-        .arg(ka.contention_pct, 0, 'f', 1)
-        .arg(kb.contention_pct, 0, 'f', 1)
-        .arg(pp(ka.contention_pct, kb.contention_pct))
-        .arg(ka.sys_pct, 0, 'f', 1)
-        .arg(kb.sys_pct, 0, 'f', 1)
-        .arg(pp(ka.sys_pct, kb.sys_pct))
-        .arg(compact(ka.zone_allocs), compact(kb.zone_allocs), rel(ka.zone_allocs, kb.zone_allocs))
-        .arg(format_ns(ka.max_hold_ns), format_ns(kb.max_hold_ns), rel(ka.max_hold_ns, kb.max_hold_ns));
+    return {QObject::tr("contention A %1 / B %2%3")
+                .arg(pct(ka.contention_pct), pct(kb.contention_pct), pp(ka.contention_pct, kb.contention_pct)),
+        QObject::tr("sys A %1 / B %2%3").arg(pct(ka.sys_pct), pct(kb.sys_pct), pp(ka.sys_pct, kb.sys_pct)),
+        QObject::tr("zone allocs A %1 / B %2%3")
+            .arg(compact(ka.zone_allocs), compact(kb.zone_allocs), rel(ka.zone_allocs, kb.zone_allocs)),
+        QObject::tr("max hold A %1 / B %2%3")
+            .arg(format_ns(ka.max_hold_ns), format_ns(kb.max_hold_ns), rel(ka.max_hold_ns, kb.max_hold_ns))};
 }
 
 } // namespace pcplab::ui

@@ -1,6 +1,7 @@
 // Buddy free areas painted with QPainter: zones x orders x (A, B) bars, split by migratetype.
 #include "views/buddy_view.hpp"
 
+#include "views/header_parts.hpp"
 #include "views/view_style.hpp"
 
 #include "mm/mm_types.hpp"
@@ -70,25 +71,33 @@ void buddy_view::paintEvent(QPaintEvent*)
     const int margin = fm.height() / 2;
     QRect area = rect().adjusted(margin, margin / 2, -margin, -margin / 2);
 
-    // Legend: migratetype colours (and A/B) along the bottom.
-    const int legend_h = fm.height() + 4;
-    int lx = area.left();
-    const int ly = area.bottom() - legend_h + 2;
-    auto legend_item = [&](const QColor& c, const QString& text) {
-        p.fillRect(QRect(lx, ly + 3, 12, fm.height() - 6), c);
-        p.setPen(text_color(pal));
-        const int w = fm.horizontalAdvance(text);
-        p.drawText(QRect(lx + 16, ly, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, text);
-        lx += 16 + w + fm.height();
-    };
+    // Legend: migratetype colours (and A/B) along the bottom, on a second line when one is too short.
+    std::vector<std::pair<QColor, QString>> items;
     for (unsigned mt = 0; mt < mm::MIGRATE_TYPES; ++mt)
-        legend_item(series_color(static_cast<int>(mt), pal), QString::fromLatin1(mm::migratetype_name(mt)));
-    if (m_b) {
-        p.setPen(text_color(pal));
-        p.drawText(QRect(lx, ly, area.right() - lx, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            tr("left bar = A, right bar = B (outlined)"));
-    }
+        items.push_back({series_color(static_cast<int>(mt), pal), QString::fromLatin1(mm::migratetype_name(mt))});
+    if (m_b) items.push_back({QColor(), tr("left bar A, right bar B (outlined)")});
+    auto item_w
+        = [&](const auto& it) { return (it.first.isValid() ? 16 : 0) + fm.horizontalAdvance(it.second) + fm.height(); };
+    int total = 0;
+    for (const auto& it : items) total += item_w(it);
+    const int lines = total > area.width() ? 2 : 1;
+    int lx = area.left();
+    int ly = area.bottom() - lines * fm.height() - 2;
     area.setBottom(ly - 4);
+    for (const auto& it : items) {
+        if (lx + item_w(it) - fm.height() > rect().right() - margin) {
+            lx = area.left();
+            ly += fm.height();
+        }
+        if (it.first.isValid()) {
+            p.fillRect(QRect(lx, ly + 3, 12, fm.height() - 6), it.first);
+            lx += 16;
+        }
+        p.setPen(text_color(pal));
+        const int w = fm.horizontalAdvance(it.second);
+        p.drawText(QRect(lx, ly, w + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, it.second);
+        lx += w + fm.height();
+    }
 
     // Panels: as square as the area allows.
     const int n = static_cast<int>(m_a->zones.size());
@@ -118,11 +127,11 @@ void buddy_view::paint_zone(QPainter& p, const QRect& r, int zi)
         if (bi >= 0) zb = &m_b->zones[static_cast<std::size_t>(bi)];
     }
     p.setPen(text_color(pal));
-    QString head
-        = zone_label(za.node, za.zone) + tr(" — %1 free pages").arg(compact(static_cast<double>(za.free_pages)));
-    if (zb) head += tr(" (B %1)").arg(compact(static_cast<double>(zb->free_pages)));
-    p.drawText(QRect(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(head, Qt::ElideRight, r.width()));
+    const QString free_a = count_of(static_cast<double>(za.free_pages), tr("free page"), tr("free pages"));
+    QStringList head{
+        zone_label(za.node, za.zone) + QStringLiteral(": ") + (zb ? QStringLiteral("A ") : QString()) + free_a};
+    if (zb) head << tr("B %1").arg(count_of(static_cast<double>(zb->free_pages), tr("free page"), tr("free pages")));
+    draw_parts(p, QRect(r.left(), r.top(), r.width(), fm.height()), head, 1);
 
     const double top = static_cast<double>(std::max(largest_count(*m_a), m_b ? largest_count(*m_b) : 1UL));
     const double top_log = std::log10(top + 1);
@@ -132,13 +141,15 @@ void buddy_view::paint_zone(QPainter& p, const QRect& r, int zi)
     const QRect plot(
         r.left() + axis_w, r.top() + fm.height() + 2, r.width() - axis_w, r.height() - 2 * fm.height() - 4);
     if (plot.height() < 8 || plot.width() < 22) return;
-    // Decade grid lines with labels: 1, 10, 100, ...
+    // Decade grid lines with labels: 1, 10, 100, ... (every other one, or fewer, when they would touch).
+    const int decades = static_cast<int>(std::floor(top_log)) + 1;
+    const int label_every = std::max(1, (fm.height() * decades + plot.height() - 1) / std::max(1, plot.height()));
     for (int dec = 0; std::pow(10.0, dec) <= std::pow(10.0, top_log); ++dec) {
         const int y = plot.bottom() - static_cast<int>(log_frac(std::pow(10.0, dec), top_log) * plot.height());
         p.setPen(faint_color(pal));
         p.drawLine(plot.left(), y, plot.right(), y);
         p.setPen(text_color(pal));
-        if (plot.height() > 5 * fm.height() || dec % 2 == 0)
+        if (dec % label_every == 0)
             p.drawText(QRect(r.left(), y - fm.height() / 2, axis_w - 3, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
                 compact(std::pow(10.0, dec)));
     }
@@ -169,9 +180,15 @@ void buddy_view::paint_zone(QPainter& p, const QRect& r, int zi)
             m_bars.push_back({QRect(x, plot.top(), bw, plot.height()), side,
                 side == 0 ? zi : m_b->zone_index(za.node, za.zone), static_cast<int>(o)});
         }
-        p.setPen(text_color(pal));
-        p.drawText(QRect(x0 - 4, plot.bottom() + 2, bw * sides + 8, fm.height()), Qt::AlignHCenter | Qt::AlignTop,
-            QString::number(o));
+        // Order numbers under the bars, every one where they fit, else every other one.
+        const int order_every = slot >= fm.horizontalAdvance(QStringLiteral("10 ")) ? 1 : 2;
+        if (o % static_cast<unsigned>(order_every) == 0) {
+            const QString t = QString::number(o);
+            const int tw = fm.horizontalAdvance(t);
+            p.setPen(text_color(pal));
+            p.drawText(QRect(x0 + (bw * sides - tw) / 2, plot.bottom() + 2, tw + 1, fm.height()),
+                Qt::AlignLeft | Qt::AlignTop, t);
+        }
     }
 }
 

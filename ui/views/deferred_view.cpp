@@ -1,6 +1,7 @@
 // Deferred init progress bars, painted with QPainter (a handful of rows, cheap to repaint).
 #include "views/deferred_view.hpp"
 
+#include "views/header_parts.hpp"
 #include "views/view_style.hpp"
 
 #include <QPaintEvent>
@@ -50,16 +51,21 @@ void paint_node(QPainter& p, int y, const sim::snapshot& s, const sim::deferred_
     p.setPen(filled > pct_r.right() - bar.left() ? (is_dark(pal) ? QColor(20, 20, 20) : QColor(255, 255, 255)) : fg);
     p.drawText(pct_r, Qt::AlignLeft | Qt::AlignVCenter, pct);
 
-    QString info = QObject::tr("%1 / %2 frames initialised · %3 thread%4 · managed %5 pages")
-                       .arg(compact(static_cast<double>(d.done)), compact(static_cast<double>(d.total)))
-                       .arg(d.threads)
-                       .arg(d.threads == 1 ? QString() : QStringLiteral("s"))
-                       .arg(compact(static_cast<double>(node_managed(s, d.node))));
+    // The pages climbing first; the managed count only once the snapshot has the zones (a boot snapshot does
+    // not: it would read 0 while the init threads have done a third of the node).
+    QStringList info{QObject::tr("%1 of %2 struct pages initialised")
+                         .arg(compact(static_cast<double>(d.done)), compact(static_cast<double>(d.total))),
+        count_of(d.threads, QObject::tr("init thread"), QObject::tr("init threads"))};
+    if (!s.zones.empty())
+        info << QObject::tr("node manages %1")
+                    .arg(count_of(
+                        static_cast<double>(node_managed(s, d.node)), QObject::tr("page"), QObject::tr("pages")));
     if (d.finished)
-        info += QObject::tr(" · modelled %1 ms, host %2 ms").arg(d.modelled_ms, 0, 'f', 1).arg(d.host_ms, 0, 'f', 1);
+        info << QObject::tr("modelled %1 ms, this computer %2 ms")
+                    .arg(d.modelled_ms, 0, 'f', 1)
+                    .arg(d.host_ms, 0, 'f', 1);
     p.setPen(fg);
-    p.drawText(QRect(g.bar_x, y + g.bar_h + 2, g.bar_w, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(info, Qt::ElideRight, g.bar_w));
+    draw_parts(p, QRect(g.bar_x, y + g.bar_h + 2, g.bar_w, fm.height()), info, 1);
 }
 
 } // namespace
@@ -104,9 +110,10 @@ void deferred_view::paintEvent(QPaintEvent*)
     bold.setBold(true);
     p.setFont(bold);
     p.setPen(text_color(pal));
-    p.drawText(QRect(area.left(), area.top(), area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        tr("Deferred struct page init — %1 (%2)")
-            .arg(QString::fromStdString(a.preset), QString::fromLatin1(sim::run_state_name(a.state))));
+    draw_parts(p, QRect(area.left(), area.top(), area.width(), fm.height()),
+        {tr("Deferred struct page init"), QString::fromStdString(a.preset),
+            QString::fromLatin1(sim::run_state_name(a.state))},
+        1);
     p.setFont(font());
     int y = area.top() + fm.height() * 2;
 
@@ -139,12 +146,14 @@ void deferred_view::paintEvent(QPaintEvent*)
     QColor dim = text_color(pal);
     dim.setAlpha(190);
     p.setPen(dim);
-    const QRect note(area.left(), y + fm.height() / 2, area.width(), area.bottom() - y);
-    p.drawText(note, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
-        tr("At boot only the first part of each node's struct pages is initialised; per-node kernel threads "
-           "(deferred_init_memmap) initialise the rest and free it to the buddy allocator, so managed pages "
-           "climb. Modelled time is what the cost model predicts for the preset's machine; host time is how long "
-           "this computer took."));
+    const QRect note(area.left(), y + fm.height() / 2, area.width(), area.bottom() - y - fm.height() / 2);
+    const QString text = tr("At boot only the first part of each node's struct pages is initialised; per-node kernel "
+                            "threads (deferred_init_memmap) initialise the rest and free it to the buddy allocator, so "
+                            "managed pages climb. Modelled time is what the cost model predicts for the preset's "
+                            "machine; the other is how long this computer took.");
+    // Only where it fits whole: a note cut off mid-sentence reads worse than none.
+    if (fm.boundingRect(note, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text).height() <= note.height())
+        p.drawText(note, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
 }
 
 } // namespace pcplab::ui

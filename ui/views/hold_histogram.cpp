@@ -2,6 +2,7 @@
 // the threshold as a vertical line with the number of holds over it.
 #include "views/lock_paint.hpp"
 
+#include "views/header_parts.hpp"
 #include "views/view_style.hpp"
 
 #include <QPainter>
@@ -10,6 +11,19 @@
 
 namespace pcplab::ui
 {
+
+namespace
+{
+
+// A bucket's lower edge (a power of two of ns) to two or three figures: "512 ns", "4.1 us", "131 us".
+QString edge_label(double ns)
+{
+    const double a = ns >= 1e9 ? ns / 1e9 : ns >= 1e6 ? ns / 1e6 : ns >= 1e3 ? ns / 1e3 : ns;
+    const char* unit = ns >= 1e9 ? "s" : ns >= 1e6 ? "ms" : ns >= 1e3 ? "us" : "ns";
+    return QStringLiteral("%1 %2").arg(a, 0, 'f', a < 10 && ns >= 1e3 ? 1 : 0).arg(QLatin1String(unit));
+}
+
+} // namespace
 
 QString caller_name(mm::lock_caller c)
 {
@@ -47,21 +61,26 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     }
     lo = std::min(lo, thr_bucket);
     hi = std::max(hi, thr_bucket);
-    const QString title = QObject::tr("zone->lock hold time of %1 (log2 buckets; count on a log scale)").arg(zone);
-    p.drawText(QRect(area.left(), area.top(), area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(title, Qt::ElideRight, area.width()));
+    draw_parts(p, QRect(area.left(), area.top(), area.width(), fm.height()),
+        {QObject::tr("zone->lock hold times, %1").arg(zone), QObject::tr("holds per log2 bucket"),
+            QObject::tr("count on a log scale")},
+        1);
     const int axis_w = fm.horizontalAdvance(QStringLiteral("100 k "));
     const QRect plot(area.left() + axis_w, area.top() + fm.height() + 4, area.width() - axis_w - 4,
         area.height() - 3 * fm.height() - 6);
     if (plot.height() < 10 || plot.width() < 40) return;
     const double top_log = std::log10(static_cast<double>(top) + 1);
+    // Decade lines; their labels where they stay a line apart and above the bucket labels.
+    int last_label_y = plot.bottom() + fm.height();
     for (int dec = 0; std::pow(10.0, dec) <= static_cast<double>(top) * 1.0001; ++dec) {
         const int y = plot.bottom() - static_cast<int>(std::log10(std::pow(10.0, dec) + 1) / top_log * plot.height());
         p.setPen(faint_color(pal));
         p.drawLine(plot.left(), y, plot.right(), y);
+        if (y + fm.height() / 2 > plot.bottom() + 1 || last_label_y - y < fm.height()) continue;
         p.setPen(text_color(pal));
         p.drawText(QRect(area.left(), y - fm.height() / 2, axis_w - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
             compact(std::pow(10.0, dec)));
+        last_label_y = y;
     }
     const int n = hi - lo + 1;
     const int slot = std::max(3, plot.width() / n);
@@ -69,7 +88,10 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     // Bars no wider than 40 px each, centred in their bucket's slot.
     const int bw = std::clamp((slot - std::max(1, slot / 5)) / sides_n, 1, 40);
     const int inset = (slot - bw * sides_n) / 2;
-    const int label_every = std::max(1, (fm.horizontalAdvance(QStringLiteral("512 us ")) + slot - 1) / slot);
+    // Every k-th bucket labelled, k such that the widest label and a gap fit in k slots.
+    int widest = 0;
+    for (int i = lo; i <= hi; ++i) widest = std::max(widest, fm.horizontalAdvance(edge_label(std::pow(2.0, i))));
+    const int label_every = std::max(1, (widest + fm.height() + slot - 1) / slot);
     for (int i = lo; i <= hi; ++i) {
         const int x0 = plot.left() + (i - lo) * slot;
         for (int s = 0; s < sides_n; ++s) {
@@ -83,8 +105,10 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
         if ((i - lo) % label_every == 0) {
             p.setPen(text_color(pal));
             // The label sits on the bucket's lower edge: the axis is log2(ns), like the threshold line.
-            p.drawText(QRect(x0 - slot * 3 / 2, plot.bottom() + 2, slot * 3, fm.height()),
-                Qt::AlignHCenter | Qt::AlignTop, format_ns(std::pow(2.0, i)));
+            const QString t = edge_label(std::pow(2.0, i));
+            const int tw = fm.horizontalAdvance(t);
+            p.drawText(QRect(std::max(area.left(), x0 - tw / 2), plot.bottom() + 2, tw + 1, fm.height()),
+                Qt::AlignLeft | Qt::AlignTop, t);
         }
     }
     // Threshold line at its position within its bucket (log2 interpolation).
@@ -93,11 +117,18 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     p.setPen(QPen(warn_color(pal), 2, Qt::DashLine));
     p.drawLine(tx, plot.top(), tx, plot.bottom());
     // Waits too: behind many CPUs a wait passes the threshold long before any hold does.
-    QString over = QObject::tr("threshold %1: %2 holds, %3 waits over")
-                       .arg(format_ns(static_cast<double>(threshold_ns)))
-                       .arg(a->holds_over_threshold)
-                       .arg(a->waits_over_threshold);
-    if (b) over += QObject::tr(" (B %1, %2)").arg(b->holds_over_threshold).arg(b->waits_over_threshold);
+    auto count = [](std::uint64_t n, const char* one, const char* many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QObject::tr(n == 1 ? one : many));
+    };
+    QString over
+        = QObject::tr("over %1: %2%3, %4")
+              .arg(format_ns(static_cast<double>(threshold_ns)), b ? QStringLiteral("A ") : QString(),
+                  count(a->holds_over_threshold, "hold", "holds"), count(a->waits_over_threshold, "wait", "waits"));
+    if (b)
+        over += QObject::tr("; B %1, %2")
+                    .arg(count(b->holds_over_threshold, "hold", "holds"),
+                        count(b->waits_over_threshold, "wait", "waits"));
+    if (fm.horizontalAdvance(over) > plot.width()) over = over.left(over.indexOf(QLatin1Char(';')));
     const int tw = fm.horizontalAdvance(over);
     const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
     // The label sits at the top of the plot, where the tallest bars end: a backdrop keeps it readable.
@@ -109,15 +140,17 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
     p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, over);
     p.setPen(text_color(pal));
     // p99 from log2 buckets is a bound: the bucket's upper edge, capped at the longest hold.
-    const QString foot = b
-        ? QObject::tr("A and B bars side by side per bucket; hold p99 at most A %1, B %2")
-              .arg(format_ns(static_cast<double>(sim::hold_ns_p99(*a))),
-                  format_ns(static_cast<double>(sim::hold_ns_p99(*b))))
-        : QObject::tr("%1 holds, p99 at most %2, longest %3")
-              .arg(compact(static_cast<double>(a->hold_hist.count())),
-                  format_ns(static_cast<double>(sim::hold_ns_p99(*a))), format_ns(static_cast<double>(a->hold_ns_max)));
-    p.drawText(QRect(area.left(), area.bottom() - fm.height(), area.width(), fm.height()),
-        Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(foot, Qt::ElideRight, area.width()));
+    const QStringList foot = b
+        ? QStringList{QObject::tr("hold p99 at most A %1, B %2")
+                          .arg(format_ns(static_cast<double>(sim::hold_ns_p99(*a))),
+                              format_ns(static_cast<double>(sim::hold_ns_p99(*b)))),
+            QObject::tr("longest A %1, B %2")
+                .arg(format_ns(static_cast<double>(a->hold_ns_max)), format_ns(static_cast<double>(b->hold_ns_max))),
+            QObject::tr("A and B bars side by side per bucket")}
+        : QStringList{QObject::tr("%1 holds").arg(compact(static_cast<double>(a->hold_hist.count()))),
+            QObject::tr("p99 at most %1").arg(format_ns(static_cast<double>(sim::hold_ns_p99(*a)))),
+            QObject::tr("longest %1").arg(format_ns(static_cast<double>(a->hold_ns_max)))};
+    draw_parts(p, QRect(area.left(), area.bottom() - fm.height(), area.width(), fm.height()), foot, 1);
 }
 
 } // namespace pcplab::ui

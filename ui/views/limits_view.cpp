@@ -3,6 +3,7 @@
 #include "views/limits_view.hpp"
 
 #include "views/batched_graph.hpp"
+#include "views/header_parts.hpp"
 #include "views/legend_item.hpp"
 #include "views/limits_series.hpp"
 #include "views/opaque_plot.hpp"
@@ -13,11 +14,15 @@
 
 #include <qcustomplot.h>
 
+#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPixmap>
 #include <QToolTip>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
 
 namespace pcplab::ui
 {
@@ -47,21 +52,44 @@ struct limits_view::zone_plot {
     QCPAxisRect* rect = nullptr;
     limits_series s[2];
     QCPItemText* note = nullptr;
+    QCPItemText* name = nullptr; // the zone's name, top right
+    QStringList note_lines; // the note's text: its whole lines that fit are shown
+    double ylo = 0.5, ymax = 100; // the log axis' lower end and the highest value plotted
+    QCPItemRect* boot = nullptr; // the boot (deferred init) as a shaded band, when it took virtual time
 };
 
 limits_view::limits_view(QWidget* parent)
     : view(parent)
     , m_plot(make_opaque_plot(this))
+    , m_picker(new zone_picker)
+    , m_header(new header_line)
 {
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    bar->addWidget(m_picker);
+    bar->addWidget(m_header, 1);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
-    lay->addWidget(m_plot);
+    lay->setSpacing(0);
+    lay->addLayout(bar);
+    lay->addWidget(m_plot, 1);
+    connect(m_picker, &zone_picker::chosen, this, [this] {
+        m_gate.redraw();
+        if (m_last.a && !m_in_show) show_frame(frame(m_last));
+    });
     m_plot->setAutoAddPlottableToLegend(false);
     m_plot->setNoAntialiasingOnDrag(true);
     m_plot->installEventFilter(this);
     m_follow = new time_follow(m_plot);
     clear_plot(m_plot);
     style_plot(m_plot, palette());
+    // The notes depend on their plot's size, known once the replot has laid it out.
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        for (auto& zp : m_zones) {
+            if (zp->note) zp->note->setText(fit_note(zp->note_lines, zp->rect));
+            fit_headroom(*zp);
+        }
+    });
 }
 
 limits_view::~limits_view() = default;
@@ -69,12 +97,11 @@ limits_view::~limits_view() = default;
 QString limits_view::layout_key(const frame& f) const
 {
     const sim::snapshot& a = *f.a;
-    const int zi = selected_zone_index(a, f.selected_node, f.selected_zone);
     QString key = QStringLiteral("%1|%2|").arg(f.b ? 1 : 0).arg(a.era.at_least(6, 7) ? 1 : 0);
-    if (zi < 0) return key;
-    const int type = a.zones[static_cast<std::size_t>(zi)].zone;
-    for (const auto& z : a.zones)
-        if (z.zone == type) key += QStringLiteral("%1.%2,").arg(z.node).arg(z.zone);
+    for (int zi : zones_of(a, m_picker->choice()))
+        key += QStringLiteral("%1.%2,")
+                   .arg(a.zones[static_cast<std::size_t>(zi)].node)
+                   .arg(a.zones[static_cast<std::size_t>(zi)].zone);
     return key;
 }
 
@@ -82,15 +109,15 @@ void limits_view::rebuild_layout(const frame& f)
 {
     m_zones.clear();
     m_legend = nullptr;
+    m_legend_order.clear();
     clear_plot(m_plot);
     m_samples[0].reset();
     m_samples[1].reset();
     m_events[0].reset();
     m_events[1].reset();
     const sim::snapshot& a = *f.a;
-    const int zi = selected_zone_index(a, f.selected_node, f.selected_zone);
-    if (zi < 0) return;
-    const int type = a.zones[static_cast<std::size_t>(zi)].zone;
+    const std::vector<int> chosen = zones_of(a, m_picker->choice());
+    if (chosen.empty()) return;
     const bool ab = f.b != nullptr;
     const bool tuned = a.era.at_least(6, 7);
     m_tuned = tuned;
@@ -107,8 +134,9 @@ void limits_view::rebuild_layout(const frame& f)
     legend->setIconSize(18, 8);
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(4);
-    for (const auto& z : a.zones) {
-        if (z.zone != type || m_zones.size() >= 8) continue;
+    for (int zi : chosen) {
+        const sim::zone_snapshot& z = a.zones[static_cast<std::size_t>(zi)];
+        if (m_zones.size() >= 8) break;
         auto zp = std::make_unique<zone_plot>();
         zp->node = z.node;
         zp->zone = z.zone;
@@ -118,7 +146,7 @@ void limits_view::rebuild_layout(const frame& f)
         QCPAxis* y2 = zp->rect->axis(QCPAxis::atRight); // hidden 0..1 axis for the full-height marker lines
         y->setScaleType(QCPAxis::stLogarithmic);
         y->setTicker(QSharedPointer<QCPAxisTickerLog>(new QCPAxisTickerLog));
-        y->setLabel(zone_label(z.node, z.zone) + tr("\npages (log)"));
+        y->setLabel(tr("pages"));
         y2->setRange(0, 1);
         x->setLabel(tr("virtual time (s)"));
         for (int side = 0; side < (ab ? 2 : 1); ++side) {
@@ -141,7 +169,7 @@ void limits_view::rebuild_layout(const frame& f)
             ss.g_hmax = graph(y);
             ss.g_hmin->setVisible(tuned);
             ss.g_hmax->setVisible(tuned);
-            ss.g_hi->setName(side_prefix(ab, side) + tr("per-CPU high (band over CPUs)"));
+            ss.g_hi->setName(side_prefix(ab, side) + tr("per-CPU high (band)"));
             ss.g_high->setName(side_prefix(ab, side) + tr("high"));
             ss.g_batch->setName(side_prefix(ab, side) + tr("batch"));
             ss.g_hmin->setName(side_prefix(ab, side) + tr("high_min / high_max"));
@@ -155,6 +183,16 @@ void limits_view::rebuild_layout(const frame& f)
             ss.g_vline->setLineStyle(QCPGraph::lsImpulse);
             ss.g_vline->setName(side_prefix(ab, side) + tr("deferred init / reclaim / switch"));
         }
+        zp->boot = new QCPItemRect(m_plot);
+        zp->boot->setLayer(QStringLiteral("grid"));
+        zp->boot->setClipAxisRect(zp->rect);
+        for (QCPItemPosition* pos : {zp->boot->topLeft, zp->boot->bottomRight}) {
+            pos->setAxisRect(zp->rect);
+            pos->setAxes(x, y);
+            pos->setTypeX(QCPItemPosition::ptPlotCoords);
+            pos->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        }
+        zp->boot->setVisible(false);
         zp->note = new QCPItemText(m_plot);
         zp->note->setClipToAxisRect(true);
         zp->note->setClipAxisRect(zp->rect);
@@ -163,18 +201,35 @@ void limits_view::rebuild_layout(const frame& f)
         zp->note->position->setCoords(0.02, 0.03); // clear of the marker line at t = 0
         zp->note->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
         zp->note->setTextAlignment(Qt::AlignLeft);
+        // The zone's name inside its plot, top right (the y axis' title would not fit a short plot).
+        zp->name = new QCPItemText(m_plot);
+        zp->name->setClipToAxisRect(true);
+        zp->name->setClipAxisRect(zp->rect);
+        zp->name->position->setType(QCPItemPosition::ptAxisRectRatio);
+        zp->name->position->setAxisRect(zp->rect);
+        zp->name->position->setCoords(0.99, 0.03);
+        zp->name->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        zp->name->setText(zone_label(z.node, z.zone));
         if (m_zones.empty()) {
-            for (int side = 0; side < (ab ? 2 : 1); ++side) {
-                limits_series& ss = zp->s[side];
-                for (QCPGraph* g : {ss.g_batch, ss.g_high, ss.g_limit, ss.g_vline}) add_to_legend(g, legend);
-                // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high.
-                if (tuned)
-                    for (QCPGraph* g : {ss.g_hmin, ss.g_hi, ss.g_highm}) add_to_legend(g, legend);
-            }
+            // The legend's entries by importance: what is left out when the view is small goes last.
+            for (int side = 0; side < (ab ? 2 : 1); ++side)
+                for (QCPGraph* g : {zp->s[side].g_high, zp->s[side].g_batch}) m_legend_order.push_back(g);
+            for (int side = 0; side < (ab ? 2 : 1); ++side)
+                for (QCPGraph* g : {zp->s[side].g_limit, zp->s[side].g_vline}) m_legend_order.push_back(g);
+            // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high.
+            if (tuned)
+                for (int side = 0; side < (ab ? 2 : 1); ++side)
+                    for (QCPGraph* g : {zp->s[side].g_hi, zp->s[side].g_hmin, zp->s[side].g_highm})
+                        m_legend_order.push_back(g);
         }
         m_zones.push_back(std::move(zp));
     }
-    fit_legend_columns(legend, m_plot->width() - 20);
+    // One time axis, under the last plot: the others share it.
+    for (std::size_t i = 0; i + 1 < m_zones.size(); ++i) {
+        m_zones[i]->rect->axis(QCPAxis::atBottom)->setTickLabels(false);
+        m_zones[i]->rect->axis(QCPAxis::atBottom)->setLabel(QString());
+    }
+    refit_legend();
     m_follow->attach_axes();
     restyle();
 }
@@ -216,6 +271,11 @@ void limits_view::feed(const frame& f, int side)
 
 void limits_view::show_frame(const frame& f)
 {
+    if (!f.a || !f.ha) return;
+    m_last = f;
+    m_in_show = true;
+    m_picker->offer(*f.a);
+    m_in_show = false;
     if (!m_gate.admit(f, isVisible())) return;
     const QString key = layout_key(f);
     if (key != m_layout) {
@@ -228,29 +288,58 @@ void limits_view::show_frame(const frame& f)
     // From virtual time 0 (boot's events are there) to the newest sample.
     const double newest = newest_time(f.ha, f.b ? f.hb : nullptr);
     m_follow->data_range(-0.01 * newest, newest); // a margin so that the markers at t = 0 show whole
+    const double boot_end = seconds(std::max(f.ha->boot_end_ns(), f.hb ? f.hb->boot_end_ns() : 0));
+    QStringList head;
     for (auto& zp : m_zones) {
+        zp->boot->setVisible(boot_end > 0);
+        zp->boot->topLeft->setCoords(0, 0);
+        zp->boot->bottomRight->setCoords(boot_end, 1);
+        // The current limits first in the header: what the plot's right end shows.
+        for (int side = 0; side < (f.b ? 2 : 1); ++side) {
+            const sim::snapshot& s = side == 0 ? *f.a : *f.b;
+            const int zi = s.zone_index(zp->node, zp->zone);
+            if (zi < 0) continue;
+            const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zi)];
+            head << tr("%1%2: batch %3, high %4")
+                        .arg(side_prefix(f.b != nullptr, side).remove(QLatin1Char(':')))
+                        .arg(m_zones.size() > 1 ? tr("node %1").arg(zp->node) : zone_label(zp->node, zp->zone))
+                        .arg(z.batch)
+                        .arg(z.high);
+        }
         double ymin = std::min(zp->s[0].ymin, zp->s[1].ymin), ymax = std::max(zp->s[0].ymax, zp->s[1].ymax);
         if (!(ymax > 0)) {
             ymin = 1;
             ymax = 100;
         }
-        // Headroom above the highest line for the boot note (top left).
-        zp->rect->axis(QCPAxis::atLeft)->setRange(std::max(0.5, ymin / 2), ymax * 12);
+        zp->ylo = std::max(0.5, ymin / 2);
+        zp->ymax = ymax;
+        fit_headroom(*zp); // again once the notes are laid out (afterLayout)
         QStringList notes;
         for (const limits_series& ss : zp->s)
             for (const auto& [cause, changes] : ss.boot_notes)
                 notes << tr("%1: %2").arg(cause, changes.join(QStringLiteral(", ")));
-        zp->note->setText(notes.isEmpty() ? QString() : tr("At boot (t = 0):\n") + notes.join(QStringLiteral("\n")));
+        if (!notes.isEmpty()) notes.prepend(tr("At boot (t = 0):"));
+        zp->note_lines = notes; // set as they fit once the plot is laid out (afterLayout)
+        // A few y ticks in a short plot, so that "10", "100", "1000" do not run into each other.
+        zp->rect->axis(QCPAxis::atLeft)
+            ->ticker()
+            ->setTickCount(std::clamp(zp->rect->height() / (2 * QFontMetrics(m_plot->font()).height()), 1, 5));
+        const bool title_fits = QFontMetrics(m_plot->font()).horizontalAdvance(tr("pages")) + 6 < zp->rect->height();
+        zp->rect->axis(QCPAxis::atLeft)->setLabel(title_fits ? tr("pages") : QString());
     }
+    m_header->set_parts(head);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void limits_view::reset()
 {
     m_gate.reset();
+    m_last = frame{};
+    m_header->set_parts({});
     m_layout.clear();
     m_zones.clear();
     m_legend = nullptr;
+    m_legend_order.clear();
     clear_plot(m_plot);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -290,6 +379,14 @@ void limits_view::restyle()
                     warn_color(pal), 10));
             ss.g_limit->setPen(QPen(warn_color(pal)));
             ss.g_vline->setPen(QPen(series_color(2, pal), 1.5, Qt::DashLine));
+        }
+        QColor band = series_color(2, pal);
+        band.setAlpha(is_dark(pal) ? 45 : 35);
+        zp->boot->setPen(Qt::NoPen);
+        zp->boot->setBrush(band);
+        if (zp->name) {
+            zp->name->setColor(text_color(pal));
+            zp->name->setFont(font());
         }
         if (zp->note) {
             zp->note->setColor(text_color(pal));
@@ -339,10 +436,72 @@ QString limits_view::marker_tooltip_at(const QPoint& pos) const
     return {};
 }
 
+void limits_view::refit_legend()
+{
+    if (!m_legend) return;
+    // As many entries as fit in a row or two (three in a tall view), the most important first; none in a view
+    // too short to spare a line (the names are in the tooltip of the markers and the view's larger self).
+    const int rows = m_plot->height() < 200 ? 0 : m_plot->height() < 320 ? 1 : m_plot->height() < 560 ? 2 : 3;
+    const QFontMetrics fm(m_legend->font());
+    const int width = m_plot->width() - 20;
+    int widest = 1;
+    for (QCPGraph* g : m_legend_order)
+        widest = std::max(
+            widest, fm.horizontalAdvance(g->name()) + m_legend->iconSize().width() + m_legend->iconTextPadding() + 14);
+    const int columns = std::max(1, (width + m_legend->columnSpacing()) / (widest + m_legend->columnSpacing()));
+    const std::size_t fit = std::min(m_legend_order.size(), static_cast<std::size_t>(columns * rows));
+    m_legend->clearItems();
+    m_legend->setWrap(columns);
+    for (std::size_t i = 0; i < fit; ++i) add_to_legend(m_legend_order[i], m_legend);
+    m_legend->setFillOrder(m_legend->fillOrder(), true);
+}
+
+void limits_view::fit_headroom(zone_plot& zp) const
+{
+    // The lines stay below the boot note (top left) and the zone's name (top right): on the log axis the
+    // highest value sits at the share of the height left free under them, so the note never covers a line.
+    const QFontMetrics fm(zp.note ? zp.note->font() : font());
+    const QString text = zp.note ? zp.note->text() : QString();
+    const int lines = std::max<int>(1, text.isEmpty() ? 1 : static_cast<int>(text.count(QLatin1Char('\n'))) + 1);
+    const int h = std::max(1, zp.rect->height());
+    const double reserved = lines * fm.height() + 0.03 * h + 6;
+    const double free = std::clamp((h - reserved) / h, 0.2, 0.9);
+    const double lo = zp.ylo, top = std::max(zp.ymax, lo * 2);
+    zp.rect->axis(QCPAxis::atLeft)->setRange(lo, lo * std::pow(top / lo, 1 / free));
+}
+
+QString limits_view::fit_note(const QStringList& lines, const QCPAxisRect* r) const
+{
+    // The whole lines that fit the plot (less its name's line and a margin), and how many more there are.
+    const QFontMetrics fm(m_zones.empty() || !m_zones.front()->note ? font() : m_zones.front()->note->font());
+    // At most half the plot's height, so that the lines keep the other half (fit_headroom).
+    const int room_w = r->width() - 12, room_h = r->height() / 2;
+    QStringList shown;
+    int used = 0;
+    int left = 0;
+    for (const QString& l : lines) {
+        if (fm.horizontalAdvance(l) > room_w || used + 2 * fm.height() > room_h) {
+            ++left;
+            continue;
+        }
+        shown << l;
+        used += fm.height();
+    }
+    if (left > 0 && shown.size() > 1 && used + fm.height() <= room_h)
+        shown << tr("%1 more at t = 0: hover the markers").arg(left);
+    return shown.size() > 1 ? shown.join(QLatin1Char('\n')) : QString();
+}
+
 QString limits_view::zone_note(int i) const
 {
     if (i < 0 || i >= static_cast<int>(m_zones.size()) || !m_zones[static_cast<std::size_t>(i)]->note) return {};
     return m_zones[static_cast<std::size_t>(i)]->note->text();
+}
+
+QString limits_view::zone_plot_label(int i) const
+{
+    if (i < 0 || i >= static_cast<int>(m_zones.size())) return {};
+    return zone_label(m_zones[static_cast<std::size_t>(i)]->node, m_zones[static_cast<std::size_t>(i)]->zone);
 }
 
 QPoint limits_view::first_limit_marker(int i) const
@@ -358,7 +517,13 @@ QPoint limits_view::first_limit_marker(int i) const
 
 bool limits_view::eventFilter(QObject* o, QEvent* e)
 {
-    if (o == m_plot && e->type() == QEvent::Resize && m_legend) fit_legend_columns(m_legend, m_plot->width() - 20);
+    if (o == m_plot && e->type() == QEvent::Resize && m_legend) {
+        refit_legend();
+        m_gate.redraw();
+        if (m_last.a && isVisible())
+            QMetaObject::invokeMethod(
+                this, [this] { show_frame(frame(m_last)); }, Qt::QueuedConnection);
+    }
     if (o == m_plot && e->type() == QEvent::ToolTip) {
         auto* he = static_cast<QHelpEvent*>(e);
         const QString t = marker_tooltip_at(he->pos());

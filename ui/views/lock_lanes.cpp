@@ -2,12 +2,14 @@
 // over the number of CPUs waiting for the lock; or, without hold records, the aggregate per caller.
 #include "views/lock_paint.hpp"
 
+#include "views/time_ticks.hpp"
 #include "views/view_style.hpp"
 
 #include <QPainter>
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 
 namespace pcplab::ui
 {
@@ -16,6 +18,7 @@ namespace
 {
 
 constexpr std::size_t k_max_hits = 4000;
+constexpr int k_levels = 16; // shades of a lane's column, from a sliver held to held throughout
 
 std::int64_t start_of(const sim::lock_hold_record& h)
 {
@@ -46,6 +49,40 @@ void for_each_hold(const std::deque<sim::lock_hold_record>& holds, int node, int
     }
 }
 
+// Per pixel column: how much of its time the lock was held and by which node's CPUs, and how many CPU-ns were
+// spent waiting in it. A hold adds the part of it that lies in each column it crosses, so a column is shaded by
+// the share of its time the lock was held: a lock held 2 % of the time looks 2 % held, however many holds.
+struct columns {
+    static constexpr int k_nodes = 8; // node colours cycle after 8
+    int width = 0;
+    double ns_per_px = 1;
+    std::vector<double> held, waiting;
+    std::vector<float> by_node; // width x k_nodes: held ns per holder's node
+    void reset(int w, double px_ns)
+    {
+        width = w;
+        ns_per_px = px_ns;
+        held.assign(static_cast<std::size_t>(w), 0);
+        waiting.assign(static_cast<std::size_t>(w), 0);
+        by_node.assign(static_cast<std::size_t>(w) * k_nodes, 0);
+    }
+    // Calls f(column, ns of [a, b) inside it) for each column [a, b) crosses; a, b in ns from the window start.
+    template <typename F> void spread(double a, double b, F f) const
+    {
+        a = std::max(a, 0.0);
+        b = std::min(b, ns_per_px * width);
+        for (int x = static_cast<int>(a / ns_per_px); x < width && x * ns_per_px < b; ++x)
+            f(static_cast<std::size_t>(x), std::min(b, (x + 1) * ns_per_px) - std::max(a, x * ns_per_px));
+    }
+};
+
+QColor blend(const QColor& bg, const QColor& fg, double f)
+{
+    return QColor::fromRgbF(static_cast<float>(bg.redF() + (fg.redF() - bg.redF()) * f),
+        static_cast<float>(bg.greenF() + (fg.greenF() - bg.greenF()) * f),
+        static_cast<float>(bg.blueF() + (fg.blueF() - bg.blueF()) * f));
+}
+
 void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const lane_input& in, lane_window w,
     const QPalette& pal, std::vector<hold_hit>& hits)
 {
@@ -53,45 +90,55 @@ void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const l
     const double span = static_cast<double>(w.t1 - w.t0);
     const int width = band.width();
     if (width <= 0 || span <= 0) return; // a window too small to draw in (it is being laid out)
-    auto col = [&](std::int64_t t) { return static_cast<int>(static_cast<double>(t - w.t0) / span * width); };
     const QFontMetrics fm = p.fontMetrics();
-    // Per pixel column: the node of a narrow hold drawn there (-1: none), and how many CPUs wait (difference
-    // array). Thousands of holds per window cost one pass and one rectangle per run of equal columns.
-    std::vector<int> owner(static_cast<std::size_t>(width), -1);
-    std::vector<int> waiting(static_cast<std::size_t>(width) + 1, 0);
+    thread_local columns c;
+    c.reset(width, span / width);
     struct wide {
         QRect r;
         sim::lock_hold_record h;
     };
     std::vector<wide> wides;
     for_each_hold(in.hist->zone_lock_holds(), z.node, z.zone, w, [&](const sim::lock_hold_record& h) {
-        const std::int64_t start = start_of(h);
-        if (h.wait_ns) {
-            const int a = std::clamp(col(start - static_cast<std::int64_t>(h.wait_ns)), 0, width);
-            const int b = std::clamp(col(start), 0, width);
-            if (b > a) {
-                ++waiting[static_cast<std::size_t>(a)];
-                --waiting[static_cast<std::size_t>(b)];
-            }
+        const double start = static_cast<double>(start_of(h) - w.t0);
+        const double end = start + h.hold_ns;
+        if (h.wait_ns) c.spread(start - h.wait_ns, start, [&](std::size_t x, double ns) { c.waiting[x] += ns; });
+        const auto node = static_cast<std::size_t>(std::clamp(node_of(*in.snap, h.cpu), 0, columns::k_nodes - 1));
+        c.spread(start, end, [&](std::size_t x, double ns) {
+            c.held[x] += ns;
+            c.by_node[x * columns::k_nodes + node] += static_cast<float>(ns);
+        });
+        // Holds wide enough to see get a gap before them, their caller's name and a hover text.
+        const int x0 = static_cast<int>(start / c.ns_per_px), x1 = static_cast<int>(end / c.ns_per_px);
+        if (x1 - x0 >= 3 && x1 > 0 && x0 < width) {
+            const int l = std::max(0, x0), r = std::min(width, x1);
+            wides.push_back({QRect(band.left() + l, band.top(), r - l, band.height()), h});
         }
-        const std::int64_t end = start + static_cast<std::int64_t>(h.hold_ns);
-        if (end < w.t0 || start > w.t1) return;
-        const int x0 = std::clamp(col(start), 0, width - 1), x1 = std::clamp(col(end), x0, width - 1);
-        if (x1 - x0 < 3) {
-            for (int x = x0; x <= x1; ++x) owner[static_cast<std::size_t>(x)] = node_of(*in.snap, h.cpu);
-            return;
-        }
-        wides.push_back({QRect(band.left() + x0, band.top(), x1 - x0, band.height()), h});
     });
+    // Each column in its main holder's node colour, as strong as the share of its time the lock was held (in
+    // k_levels steps, so that equal neighbours merge into one rectangle; a column held at all shows at least one).
+    const QColor bg = panel_color(pal);
+    auto level_at = [&](int x, int* node) {
+        const auto i = static_cast<std::size_t>(x);
+        const double share = std::min(1.0, c.held[i] / c.ns_per_px);
+        int best = 0;
+        for (int n = 1; n < columns::k_nodes; ++n)
+            if (c.by_node[i * columns::k_nodes + static_cast<std::size_t>(n)]
+                > c.by_node[i * columns::k_nodes + static_cast<std::size_t>(best)])
+                best = n;
+        *node = best;
+        return share > 0 ? std::max(1, static_cast<int>(std::lround(share * k_levels))) : 0;
+    };
     for (int x = 0; x < width;) {
-        const int o = owner[static_cast<std::size_t>(x)];
+        int node = 0, n2 = 0;
+        const int level = level_at(x, &node);
         int e = x + 1;
-        while (e < width && owner[static_cast<std::size_t>(e)] == o) ++e;
-        if (o >= 0) p.fillRect(QRect(band.left() + x, band.top(), e - x, band.height()), node_color(o, pal));
+        while (e < width && level_at(e, &n2) == level && (level == 0 || n2 == node)) ++e;
+        if (level > 0)
+            p.fillRect(QRect(band.left() + x, band.top(), e - x, band.height()),
+                blend(bg, node_color(node, pal), static_cast<double>(level) / k_levels));
         x = e;
     }
     for (const wide& wd : wides) {
-        p.fillRect(wd.r, node_color(node_of(*in.snap, wd.h.cpu), pal));
         p.setPen(QPen(pal.color(QPalette::Window), 1));
         p.drawLine(wd.r.topLeft(), wd.r.bottomLeft()); // a gap between consecutive holds
         const QString label = caller_name(wd.h.caller);
@@ -102,29 +149,37 @@ void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const l
         if (hits.size() < k_max_hits) hits.push_back({wd.r, wd.h, in.side});
     }
 
-    // CPUs waiting over the window, per pixel column, scaled to the most waiting at once.
-    int most = 0;
-    for (int x = 0, level = 0; x < width; ++x) most = std::max(most, level += waiting[static_cast<std::size_t>(x)]);
-    if (most == 0) {
+    // CPUs waiting, the mean over each column, scaled to the most of the window.
+    double most = 0;
+    for (int x = 0; x < width; ++x) most = std::max(most, c.waiting[static_cast<std::size_t>(x)] / c.ns_per_px);
+    if (most <= 0) {
         p.setPen(faint_color(pal));
         p.drawLine(wait_band.left(), wait_band.bottom(), wait_band.right(), wait_band.bottom());
         return;
     }
-    QColor fill = warn_color(pal);
-    fill.setAlpha(150);
-    for (int x = 0, level = 0; x < width;) {
-        level += waiting[static_cast<std::size_t>(x)];
+    const QColor fill = blend(bg, warn_color(pal), 0.6);
+    for (int x = 0; x < width;) {
+        auto height_at = [&](int i) {
+            const double v = c.waiting[static_cast<std::size_t>(i)] / c.ns_per_px;
+            return v > 0 ? std::max(1, static_cast<int>(v / most * wait_band.height() + 0.5)) : 0;
+        };
+        const int h = height_at(x);
         int e = x + 1;
-        while (e < width && waiting[static_cast<std::size_t>(e)] == 0) ++e; // same level until the next change
-        if (level > 0) {
-            const int h = std::max(1, level * wait_band.height() / most);
-            p.fillRect(QRect(wait_band.left() + x, wait_band.bottom() - h + 1, e - x, h), fill);
-        }
+        while (e < width && height_at(e) == h) ++e;
+        if (h > 0) p.fillRect(QRect(wait_band.left() + x, wait_band.bottom() - h + 1, e - x, h), fill);
         x = e;
     }
-    p.setPen(text_color(pal));
-    p.drawText(
-        wait_band.adjusted(0, 0, -2, 0), Qt::AlignRight | Qt::AlignVCenter, QObject::tr("up to %1 waiting").arg(most));
+    const QString most_text = QObject::tr("up to %1 CPUs waiting").arg(most, 0, 'f', most < 10 ? 1 : 0);
+    const int tw = fm.horizontalAdvance(most_text) + 4;
+    if (wait_band.height() >= fm.height() - 2 && tw < wait_band.width() / 3) {
+        // A backdrop: the label sits on the waiting area's right end, where bars may reach.
+        const QRect lr(wait_band.right() - tw, wait_band.center().y() - fm.height() / 2, tw, fm.height());
+        QColor back = bg;
+        back.setAlpha(220);
+        p.fillRect(lr, back);
+        p.setPen(text_color(pal));
+        p.drawText(lr, Qt::AlignCenter, most_text);
+    }
 }
 
 // Without hold records: the share of hold time per caller across the band, and contention % over the history.
@@ -155,30 +210,30 @@ void paint_aggregate(QPainter& p, const QRect& band, const QRect& wait_band, con
             x += w;
         }
     }
-    // Contention over the whole history (recent % per sample), as an area.
-    const auto& smp = in.hist->samples();
-    QColor fill = warn_color(pal);
-    fill.setAlpha(150);
-    const std::size_t n = smp.size();
+    // Contention over the run so far (the history's time bins: the share of each bin's time during which some
+    // CPU waited, the figure sim::contention_pct gives for the whole run), as an area.
+    const activity_bins& bins = in.hist->bins();
+    const int zi = bins.zone_index(z.node, z.zone);
+    const std::size_t n = bins.bins();
+    const QColor fill = blend(panel_color(pal), warn_color(pal), 0.6);
     const int width = wait_band.width();
     double most = 0;
-    for (int x = 0; x < width && n; ++x) {
-        const std::size_t i = n * static_cast<std::size_t>(x) / static_cast<std::size_t>(width);
-        if (static_cast<std::size_t>(in.zi) >= smp[i].zones.size()) continue;
-        const double v = smp[i].zones[static_cast<std::size_t>(in.zi)].contention_pct_recent;
+    for (int x = 0; x < width && n && zi >= 0; ++x) {
+        const std::size_t b = n * static_cast<std::size_t>(x) / static_cast<std::size_t>(width);
+        const double v = bins.zone_contention_share(static_cast<std::size_t>(zi), b);
         most = std::max(most, v);
-        const int h = static_cast<int>(v / 100.0 * wait_band.height());
+        const int h = static_cast<int>(v * wait_band.height());
         if (h > 0) p.fillRect(QRect(wait_band.left() + x, wait_band.bottom() - h + 1, 1, h), fill);
     }
     p.setPen(text_color(pal));
     p.drawText(wait_band.adjusted(0, 0, -2, 0), Qt::AlignRight | Qt::AlignVCenter,
-        QObject::tr("contention over the run, up to %1 %").arg(most, 0, 'f', 1));
+        QObject::tr("time some CPU waited, up to %1 %").arg(most * 100, 0, 'f', 1));
 }
 
 } // namespace
 
 void paint_lock_lanes(QPainter& p, const QRect& area, const std::vector<lane_input>& lanes, lane_window w,
-    const QPalette& pal, std::vector<hold_hit>& hits)
+    const QPalette& pal, std::vector<hold_hit>& hits, std::vector<QRect>* bands)
 {
     const QFontMetrics fm = p.fontMetrics();
     if (lanes.empty()) {
@@ -188,7 +243,7 @@ void paint_lock_lanes(QPainter& p, const QRect& area, const std::vector<lane_inp
     const bool kept = lanes.front().snap->holds_kept;
     const int label_w = fm.horizontalAdvance(QStringLiteral("B node 00 Movable ")) + 4;
     const int axis_h = kept ? fm.height() + 4 : 0;
-    const int lane_h = std::clamp((area.height() - axis_h) / static_cast<int>(lanes.size()), 14, 90);
+    const int lane_h = std::clamp((area.height() - axis_h) / static_cast<int>(lanes.size()), fm.height() + 4, 90);
     const QRect plot(
         area.left() + label_w, area.top(), area.width() - label_w, lane_h * static_cast<int>(lanes.size()));
     if (plot.width() < 8 * fm.horizontalAdvance(QLatin1Char('0'))) return; // no room yet (the window is laid out)
@@ -205,24 +260,28 @@ void paint_lock_lanes(QPainter& p, const QRect& area, const std::vector<lane_inp
             + zone_label(z.node, z.zone);
         p.drawText(QRect(area.left(), y, label_w - 4, lane_h - 3), Qt::AlignLeft | Qt::AlignVCenter,
             fm.elidedText(label, Qt::ElideRight, label_w - 4));
+        if (bands) bands->push_back(band);
         if (in.snap->holds_kept)
             paint_holds(p, band, wait_band, in, w, pal, hits);
         else
             paint_aggregate(p, band, wait_band, in, pal);
     }
     if (!kept) return;
-    // Time axis under the lanes: relative to the window's end.
+    // Time axis under the lanes: ticks counting back from the window's end, which is labelled with its time.
     const int ay = plot.bottom() + 2;
     const double span = static_cast<double>(w.t1 - w.t0);
     p.setPen(text_color(pal));
-    for (int k = 0; k <= 4; ++k) {
-        const int x = plot.left() + plot.width() * k / 4;
+    const QString end_label = QObject::tr("at %1").arg(time_label(static_cast<double>(w.t1), span / 10));
+    const int end_w = fm.horizontalAdvance(end_label);
+    p.drawText(QRect(plot.right() - end_w, ay + 2, end_w + 1, fm.height()), Qt::AlignRight | Qt::AlignTop, end_label);
+    p.drawLine(plot.right(), ay, plot.right(), ay + 3);
+    for (const time_tick& t :
+        time_ticks(static_cast<double>(w.t0), static_cast<double>(w.t1), plot.width(), fm, true, end_w + fm.height())) {
+        const int x = plot.left() + static_cast<int>(t.x);
         p.drawLine(x, ay, x, ay + 3);
-        const QString t = k == 4 ? QObject::tr("%1 s").arg(static_cast<double>(w.t1) / 1e9, 0, 'f', 6)
-                                 : QStringLiteral("−") + format_ns(span * (4 - k) / 4);
-        const int tw = fm.horizontalAdvance(t);
-        const int tx = std::max(plot.left(), std::min(x - tw / 2, plot.right() - tw));
-        p.drawText(QRect(tx, ay + 2, tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignTop, t);
+        const int tw = fm.horizontalAdvance(t.label);
+        const int tx = std::clamp(x - tw / 2, plot.left(), plot.right() - tw);
+        p.drawText(QRect(tx, ay + 2, tw + 1, fm.height()), Qt::AlignLeft | Qt::AlignTop, t.label);
     }
 }
 

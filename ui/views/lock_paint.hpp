@@ -39,10 +39,12 @@ struct lane_window {
 };
 
 // Paints the lanes into `area` (label column on the left, holds above, waiting CPUs below in each lane).
-// With hold records: the holds of the window (colour = holder's node, label = caller when it fits); without:
-// the aggregate (contention over the history, holds by caller).
+// With hold records: each pixel column shaded by the share of its time the lock was held (colour = the main
+// holder's node; holds wide enough labelled with their caller), the waiting area by the mean CPUs waiting;
+// without: the aggregate (holds by caller, contention over the run). `bands`, when given, gets each lane's
+// holds band.
 void paint_lock_lanes(QPainter& p, const QRect& area, const std::vector<lane_input>& lanes, lane_window w,
-    const QPalette& pal, std::vector<hold_hit>& hits);
+    const QPalette& pal, std::vector<hold_hit>& hits, std::vector<QRect>* bands = nullptr);
 
 // Paints the hold-time histogram (log2 buckets) of one zone, A and B paired, with the threshold line.
 void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, const sim::lock_metrics* a,

@@ -2,11 +2,14 @@
 #include "views/locks_view.hpp"
 
 #include "views/ab_summary.hpp"
+#include "views/header_parts.hpp"
 #include "views/view_style.hpp"
 
+#include <QHBoxLayout>
 #include <QHelpEvent>
 #include <QPainter>
 #include <QToolTip>
+#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <cmath>
@@ -17,24 +20,39 @@ namespace pcplab::ui
 
 locks_view::locks_view(QWidget* parent)
     : view(parent)
+    , m_picker(new zone_picker)
+    , m_header(new header_line)
+    , m_bar(new QWidget(this))
 {
     setAttribute(Qt::WA_OpaquePaintEvent);
     setMouseTracking(true);
     setToolTip(tr("Wheel: zoom the time window · double click: follow the newest time"));
+    auto* bar = new QHBoxLayout(m_bar);
+    bar->setContentsMargins(4, 2, 4, 2);
+    bar->addWidget(m_picker);
+    bar->addWidget(m_header, 1);
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->addWidget(m_bar);
+    lay->addStretch(1);
+    connect(m_picker, &zone_picker::chosen, this, [this] { update(); });
 }
 
 void locks_view::show_frame(const frame& f)
 {
-    if (f.a == m_frame.a && f.b == m_frame.b && f.selected_node == m_frame.selected_node
-        && f.selected_zone == m_frame.selected_zone)
-        return;
+    if (f.a == m_frame.a && f.b == m_frame.b) return;
     m_frame = f;
+    if (f.a) {
+        m_picker->offer(*f.a);
+        m_header->set_parts(key_numbers_parts(*f.a, f.b.get()));
+    }
     update();
 }
 
 void locks_view::reset()
 {
     m_frame = frame{};
+    m_header->set_parts({});
     m_hits.clear();
     m_follow = true;
     update();
@@ -47,20 +65,19 @@ void locks_view::seek_to(qint64 t_ns)
     update();
 }
 
-std::vector<lane_input> locks_view::lanes() const
+std::vector<lane_input> locks_view::lanes(int max_lanes) const
 {
     std::vector<lane_input> out;
     if (!m_frame.a || !m_frame.ha) return out;
     const bool ab = m_frame.b && m_frame.hb;
-    // Zones whose lock was taken at all (an idle DMA zone would only add an empty lane); all present ones if none.
+    // The chosen zones whose lock was taken at all (an idle zone would only add an empty lane); all of the chosen
+    // ones if none was.
+    const std::vector<int> chosen = zones_of(*m_frame.a, m_picker->choice());
     std::vector<int> shown;
-    for (std::size_t i = 0; i < m_frame.a->zones.size(); ++i)
-        if (m_frame.a->zones[i].lock.present && m_frame.a->zones[i].lock.m.acquisitions > 0)
-            shown.push_back(static_cast<int>(i));
-    if (shown.empty())
-        for (std::size_t i = 0; i < m_frame.a->zones.size(); ++i)
-            if (m_frame.a->zones[i].lock.present) shown.push_back(static_cast<int>(i));
-    const std::size_t cap = ab ? 6 : 12;
+    for (int zi : chosen)
+        if (m_frame.a->zones[static_cast<std::size_t>(zi)].lock.m.acquisitions > 0) shown.push_back(zi);
+    if (shown.empty()) shown = chosen;
+    const std::size_t cap = static_cast<std::size_t>(std::max(1, ab ? max_lanes / 2 : max_lanes));
     if (shown.size() > cap) shown.resize(cap);
     for (int zi : shown) {
         out.push_back({m_frame.a.get(), m_frame.ha, zi, 0, ab});
@@ -71,6 +88,25 @@ std::vector<lane_input> locks_view::lanes() const
         }
     }
     return out;
+}
+
+int locks_view::histogram_zone() const
+{
+    if (!m_frame.a) return -1;
+    // Of the chosen zones, the one whose lock had CPUs waiting longest (then the most taken).
+    int best = -1;
+    for (int zi : zones_of(*m_frame.a, m_picker->choice())) {
+        const sim::lock_snapshot& l = m_frame.a->zones[static_cast<std::size_t>(zi)].lock;
+        if (!l.present) continue;
+        if (best < 0) {
+            best = zi;
+            continue;
+        }
+        const sim::lock_metrics& b = m_frame.a->zones[static_cast<std::size_t>(best)].lock.m;
+        if (l.m.waiting_ns > b.waiting_ns || (l.m.waiting_ns == b.waiting_ns && l.m.acquisitions > b.acquisitions))
+            best = zi;
+    }
+    return best;
 }
 
 void locks_view::paintEvent(QPaintEvent*)
@@ -86,32 +122,37 @@ void locks_view::paintEvent(QPaintEvent*)
     const sim::snapshot& a = *m_frame.a;
     const QFontMetrics fm = fontMetrics();
     const int margin = fm.height() / 2;
-    QRect area = rect().adjusted(margin, margin / 2, -margin, -margin / 2);
-    p.setPen(text_color(pal));
-    p.drawText(QRect(area.left(), area.top(), area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(key_numbers_text(a, m_frame.b.get()), Qt::ElideRight, area.width()));
-    int y = area.top() + fm.height() + 2;
+    QRect area = rect().adjusted(margin, m_bar->geometry().bottom() + 2, -margin, -margin / 2);
+    int y = area.top();
     if (!a.holds_kept) {
-        p.setPen(warn_color(pal));
-        p.drawText(QRect(area.left(), y, area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(
-                tr("Hold records are not kept by this engine (engine_config::keep_holds is off): each lane shows "
-                   "the share of hold time per caller and contention over the run."),
-                Qt::ElideRight, area.width()));
-        y += fm.height() + 2;
+        // A recording made without hold records: say what the lanes show instead.
+        QColor dim = text_color(pal);
+        dim.setAlpha(190);
+        p.setPen(dim);
+        y += draw_parts(p, QRect(area.left(), y, area.width(), 2 * fm.height()),
+            {tr("No hold records in this run:"), tr("each lane shows the lock's hold time per caller"),
+                tr("and, under it, contention over the run")},
+            2);
+        y += 2;
     } else if (a.holds_dropped) {
         p.setPen(warn_color(pal));
         p.drawText(QRect(area.left(), y, area.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-            tr("%1 holds of the last interval were not copied into the snapshot (cap)").arg(a.holds_dropped));
+            fm.elidedText(
+                tr("%1 holds of the last interval were left out of the snapshot (its cap)").arg(a.holds_dropped),
+                Qt::ElideRight, area.width()));
         y += fm.height() + 2;
     }
 
-    const auto ls = lanes();
-    const int legend_h = fm.height() + 4;
-    // Lanes as tall as useful (90 px each), the histogram gets the rest (at least a third).
+    const int legend_h = 2 * fm.height() + 4;
     const int avail = area.bottom() - y - legend_h;
-    const int lanes_need = static_cast<int>(ls.size()) * 90 + fm.height() + 4;
-    const int lanes_h = std::min(lanes_need, avail - std::max(fm.height() * 6, avail / 3));
+    // The histogram keeps a third of the height (six lines at least); the lanes get the rest, each at least two
+    // lines of text tall and at most 90 px, with their time axis under them.
+    const int axis_h = fm.height() + 4;
+    const int lane_min = 2 * fm.height() + 3;
+    const int lanes_room = avail - std::max(fm.height() * 6, avail / 3);
+    const auto ls = lanes(std::max(1, (lanes_room - axis_h) / lane_min));
+    const int n = std::max(1, static_cast<int>(ls.size()));
+    const int lanes_h = std::max(n * lane_min + axis_h, std::min(n * 90 + axis_h, lanes_room));
     const int hist_h = avail - lanes_h;
     const QRect lanes_r(area.left(), y, area.width(), lanes_h);
     // The window: what the user zoomed to, else about one wall second of virtual time at the current pace,
@@ -125,34 +166,35 @@ void locks_view::paintEvent(QPaintEvent*)
     w.t0 = w.t1 - m_window_ns;
     paint_lock_lanes(p, lanes_r, ls, w, pal, m_hits);
 
-    // Legend: holder's node colours, waiting.
+    // Legend: what the shades mean, the holders' node colours, waiting, the window.
     int lx = area.left();
-    const int ly = lanes_r.bottom() + 3;
+    int ly = lanes_r.bottom() + 3;
     std::set<int> nodes(a.cpu_node.begin(), a.cpu_node.end());
     auto item = [&](const QColor& c, const QString& t) {
         const int tw = fm.horizontalAdvance(t);
-        if (lx + 16 + tw > area.right()) return;
-        p.fillRect(QRect(lx, ly + 3, 12, fm.height() - 6), c);
+        if (lx + 16 + tw > area.right()) {
+            if (ly > lanes_r.bottom() + 3) return; // the second line is full too: left out
+            lx = area.left();
+            ly += fm.height();
+        }
+        if (c.isValid()) p.fillRect(QRect(lx, ly + 3, 12, fm.height() - 6), c);
         p.setPen(text_color(pal));
         p.drawText(QRect(lx + 16, ly, tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, t);
         lx += 16 + tw + fm.height();
     };
     if (a.holds_kept) {
-        for (int n : nodes) item(node_color(n, pal), tr("held by a node %1 CPU").arg(n));
-        QColor wc = warn_color(pal);
-        wc.setAlpha(150);
-        item(wc, tr("CPUs waiting"));
+        item(QColor(), tr("shade: share of each pixel's time the lock was held"));
+        for (int n : nodes) item(node_color(n, pal), tr("by a node %1 CPU").arg(n));
+        item(warn_color(pal), tr("CPUs waiting (mean per pixel)"));
         item(faint_color(pal),
             tr("window %1 (wheel to zoom%2)")
                 .arg(format_ns(static_cast<double>(m_window_ns)),
                     m_follow ? QString() : tr(", double click to follow")));
     }
 
-    // Histogram of the selected zone (A, and B paired).
-    const int sel = selected_zone_index(a, m_frame.selected_node, m_frame.selected_zone);
-    const sim::lock_metrics* ma = sel >= 0 && a.zones[static_cast<std::size_t>(sel)].lock.present
-        ? &a.zones[static_cast<std::size_t>(sel)].lock.m
-        : nullptr;
+    // Histogram of the chosen zone (A, and B paired).
+    const int sel = histogram_zone();
+    const sim::lock_metrics* ma = sel >= 0 ? &a.zones[static_cast<std::size_t>(sel)].lock.m : nullptr;
     const sim::lock_metrics* mb = nullptr;
     if (ma && m_frame.b) {
         const int bi = m_frame.b->zone_index(
@@ -161,9 +203,11 @@ void locks_view::paintEvent(QPaintEvent*)
             mb = &m_frame.b->zones[static_cast<std::size_t>(bi)].lock.m;
     }
     const QRect hist_r(area.left(), lanes_r.bottom() + legend_h + 6, area.width(), hist_h - 6);
-    const QString zone = sel >= 0
+    QString zone = sel >= 0
         ? zone_label(a.zones[static_cast<std::size_t>(sel)].node, a.zones[static_cast<std::size_t>(sel)].zone)
         : QString();
+    if (sel >= 0 && m_picker->choice().all_nodes() && zones_of(a, m_picker->choice()).size() > 1)
+        zone += tr(" (the busiest)");
     paint_hold_histogram(p, hist_r, zone, ma, mb, m_frame.hold_threshold_ns, pal);
 }
 

@@ -1,15 +1,20 @@
-// zone->lock: a lane per zone with the holds as they happen (colour = holder's node, label = caller) over the
-// number of CPUs waiting, scrolling live with virtual time; under it the hold-time histogram of the selected
-// zone with the threshold line. Holds come from the history when the engine keeps them
-// (engine_config::keep_holds); otherwise the view says so and shows the aggregate per caller.
-// Mouse: wheel zooms the time window, double click follows "now" again (and the automatic window).
+// zone->lock: a lane per zone of the type chosen in the header (or the one zone chosen) with the lock's holds as
+// they happen over the CPUs waiting for it, scrolling live with virtual time. Each pixel column is shaded by the
+// share of its time the lock was held (colour = the holder's node; holds wide enough carry their caller's
+// name), the waiting area under it by the mean number of CPUs waiting. Under the lanes the hold-time histogram
+// of the chosen zone (of the busiest one when all nodes are chosen) with the threshold line. Holds come from the
+// history when the engine keeps them (engine_config::keep_holds); otherwise each lane shows the aggregate per
+// caller. Mouse: wheel zooms the time window, double click follows "now" again (and the automatic window).
 #pragma once
 
 #include "views/lock_paint.hpp"
 #include "views/view.hpp"
+#include "views/zone_picker.hpp"
 
 namespace pcplab::ui
 {
+
+class header_line;
 
 class locks_view : public view
 {
@@ -25,6 +30,9 @@ public:
     QString tooltip_at(const QPoint& pos) const override; // for the tests
     std::int64_t window_ns() const { return m_window_ns; }
     int holds_drawn() const { return static_cast<int>(m_hits.size()); } // wide holds of the last paint
+    zone_picker* picker() const { return m_picker; }
+    // The zone of A's snapshot whose histogram is shown (the chosen one, or the busiest of the type), or -1.
+    int histogram_zone() const;
 
 public slots:
     void seek_to(qint64 t_ns) override;
@@ -35,9 +43,12 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
-    std::vector<lane_input> lanes() const;
+    std::vector<lane_input> lanes(int max_lanes) const;
 
     frame m_frame; // pointers into the window's histories, valid until the next show_frame
+    zone_picker* m_picker;
+    header_line* m_header;
+    QWidget* m_bar;
     std::vector<hold_hit> m_hits;
     std::int64_t m_window_ns = 2'000'000; // virtual time the lanes span
     bool m_auto_window = true; // follow the pace of the run until the user zooms

@@ -1,9 +1,11 @@
-// Per-CPU list depths of the selected zone: each CPU's pcp->count drawn against its pcp->high, with pcp->batch
-// marked, grouped by node. Bars while they are wide enough to read; a grid of small gauges for many CPUs
+// Per-CPU list depths: each CPU's pcp->count drawn against its pcp->high, with pcp->batch marked, grouped by node,
+// in the zone chosen in the header: by default each CPU's own node's Normal zone (where its allocations go), or
+// one node's zone for every CPU. Bars while they are wide enough to read; a grid of small gauges for many CPUs
 // (316 CPUs stay readable). In A/B mode the two machines sit side by side on one scale.
 #pragma once
 
 #include "views/view.hpp"
+#include "views/zone_picker.hpp"
 
 #include <QLine>
 #include <QRect>
@@ -34,6 +36,7 @@ public:
     hit hit_at(const QPoint& pos) const;
     QString tooltip_at(const QPoint& pos) const override;
     bool grid_mode() const { return m_grid; } // the last paint used the gauge grid
+    zone_picker* picker() const { return m_picker; }
 
 protected:
     void paintEvent(QPaintEvent* e) override;
@@ -44,12 +47,14 @@ private:
         int side, cpu;
     };
     void paint_side(QPainter& p, const QRect& area, const sim::snapshot& s, int side, int scale_max);
-    void paint_bars(QPainter& p, const QRect& area, const sim::snapshot& s, int zi, int side, int scale_max);
-    void paint_grid(QPainter& p, const QRect& area, const sim::snapshot& s, int zi, int side);
+    void paint_bars(QPainter& p, const QRect& area, const sim::snapshot& s, int side, int scale_max);
+    void paint_grid(QPainter& p, const QRect& area, const sim::snapshot& s, int side);
+    QStringList side_parts(const sim::snapshot& s, int side) const;
     const sim::snapshot* side_snapshot(int side) const { return side == 0 ? m_a.get() : m_b.get(); }
 
     std::shared_ptr<const sim::snapshot> m_a, m_b;
-    int m_node = 0, m_zone = 2;
+    zone_picker* m_picker;
+    QWidget* m_bar;
     std::vector<cell> m_cells; // hit areas of the last paint
     QVector<QRect> m_panels; // paint_grid's batches, kept to reuse their memory
     QVector<QLine> m_ticks;

@@ -27,9 +27,6 @@ struct frame {
     std::shared_ptr<const sim::snapshot> b; // the B side of an A/B pair, else null
     const history* ha = nullptr; // never null
     const history* hb = nullptr; // null unless b
-    // Selection shared by the views (set by the controls dock): which zone the per-zone views show.
-    int selected_node = 0;
-    int selected_zone = 2; // mm::zone_type; views fall back to the first populated zone when absent
     // Optional: the cost model the engine runs with (the "model" view shows it; without it, the view derives
     // it from the snapshot's preset with sim::cost_model_for).
     std::shared_ptr<const sim::cost_model> costs;

@@ -2,6 +2,7 @@
 #include "views/buddy_view.hpp"
 #include "views/deferred_view.hpp"
 #include "views/events_view.hpp"
+#include "views/heatmap_view.hpp"
 #include "views/limits_view.hpp"
 #include "views/locks_view.hpp"
 #include "views/model_view.hpp"
@@ -20,6 +21,7 @@ std::vector<view*> make_views(QWidget* parent)
         new locks_view(parent),
         new limits_view(parent),
         new rates_view(parent),
+        new heatmap_view(parent),
         new buddy_view(parent),
         new deferred_view(parent),
         new events_view(parent),

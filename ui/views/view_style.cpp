@@ -89,6 +89,11 @@ QString compact(double v)
     return QString::number(v, 'f', 1);
 }
 
+QString count_of(double n, const QString& one, const QString& many)
+{
+    return compact(n) + QLatin1Char(' ') + (n == 1 ? one : many);
+}
+
 QString format_ns(double ns)
 {
     if (ns >= 1e9) return QString::number(ns / 1e9, 'f', 2) + QStringLiteral(" s");
@@ -100,16 +105,6 @@ QString format_ns(double ns)
 QString zone_label(int node, int zone)
 {
     return QStringLiteral("node %1 %2").arg(node).arg(QString::fromLatin1(mm::zone_name(static_cast<unsigned>(zone))));
-}
-
-int selected_zone_index(const sim::snapshot& s, int node, int zone)
-{
-    if (s.zones.empty()) return -1;
-    const int exact = s.zone_index(node, zone);
-    if (exact >= 0) return exact;
-    for (std::size_t i = 0; i < s.zones.size(); ++i)
-        if (s.zones[i].zone == mm::ZONE_NORMAL) return static_cast<int>(i);
-    return 0;
 }
 
 void draw_message(QPainter& p, const QRect& r, const QString& text, const QPalette& pal)

@@ -1,5 +1,5 @@
 // What every view shares: colours derived from the palette (so dark and light themes both read well), the
-// colour of a NUMA node, the A/B series colours, number formatting, and finding the zone the user selected.
+// colour of a NUMA node, the A/B series colours, number formatting.
 #pragma once
 
 #include "views/view.hpp"
@@ -34,14 +34,12 @@ QColor warn_color(const QPalette& p); // thresholds, "over" markers
 
 // "12.3 k", "4.1 M": compact counts for labels.
 QString compact(double v);
+// "1 page", "12.3 k pages": a count (compact()) with its noun, singular for exactly one.
+QString count_of(double n, const QString& one, const QString& many);
 // Nanoseconds as "850 ns", "12.4 us", "3.2 ms", "1.50 s".
 QString format_ns(double ns);
 // "Normal", "DMA32" ... and "node 1 Normal".
 QString zone_label(int node, int zone);
-
-// Index into s.zones of the frame's selected (node, zone); the first zone of that node with the same type, then
-// the first Normal zone, then 0. -1 when the snapshot has no zones.
-int selected_zone_index(const sim::snapshot& s, int node, int zone);
 
 // Draws a centred, faint message (empty states: "waiting for the first snapshot", "holds not kept").
 void draw_message(QPainter& p, const QRect& r, const QString& text, const QPalette& pal);

@@ -5,6 +5,7 @@
 
 #include "lessons/lesson_parser.hpp"
 #include "mm/kernel_version.hpp"
+#include "program/version.hpp"
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
 
@@ -35,8 +36,8 @@ std::string join(const std::vector<std::string>& v)
 QStringList known_view_ids()
 {
     return {QStringLiteral("pcp"), QStringLiteral("locks"), QStringLiteral("limits"), QStringLiteral("rates"),
-        QStringLiteral("buddy"), QStringLiteral("deferred"), QStringLiteral("events"), QStringLiteral("proc"),
-        QStringLiteral("model")};
+        QStringLiteral("heat"), QStringLiteral("buddy"), QStringLiteral("deferred"), QStringLiteral("events"),
+        QStringLiteral("proc"), QStringLiteral("model")};
 }
 
 std::optional<std::uint64_t> parse_duration(const QString& text)
@@ -187,12 +188,12 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
 QString usage_text()
 {
     return QStringLiteral(
-        "usage: pcplab [options]\n"
+        "Usage: pcplab [options]\n"
         "\n"
         "The live window: a simulated machine's per-CPU page lists, zone->lock and batch/high, with the five seed\n"
         "patches as switches. Opens on the last preset used (first time: classroom), already booting.\n"
         "\n"
-        "  --preset NAME           machine preset (resources/presets; pcplab-cli presets lists them)\n"
+        "  --preset NAME           machine preset (pcplab-cli presets lists them), or a preset file\n"
         "  --era VERSION           kernel version, e.g. v5.4, 5.4.0-rc3, 6.7\n"
         "  --patch NAME=on|off     set a switch (repeatable): pcp-update-after-deferred-init,\n"
         "                          bulk-free-pick-outside-lock, pcp-high-autotune, batched-bulk-free,\n"
@@ -204,7 +205,8 @@ QString usage_text()
         "  --speed X|max           virtual time per wall second as a factor of real time (default 1)\n"
         "  --theme dark|light      colour theme\n"
         "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
-        "  --view NAME             focus one view: pcp, locks, limits, rates, buddy, deferred, events, proc, model\n"
+        "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred, events, proc,\n"
+        "                          model\n"
         "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
         "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
         "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
@@ -218,7 +220,7 @@ QString usage_text()
 
 QString version_text()
 {
-    return QStringLiteral("pcplab " PCPLAB_VERSION);
+    return QStringLiteral("pcplab ") + QString::fromStdString(program::version_line());
 }
 
 } // namespace pcplab::ui

@@ -67,6 +67,6 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
 std::optional<std::uint64_t> parse_duration(const QString& text);
 
 QString usage_text();
-QString version_text(); // "pcplab 0.1.0"
+QString version_text(); // "pcplab 0.1.0 (commit 74a1dee)"
 
 } // namespace pcplab::ui

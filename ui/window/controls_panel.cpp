@@ -21,7 +21,6 @@
 
 #include <climits>
 #include <cmath>
-#include <set>
 #include <variant>
 
 namespace pcplab::ui
@@ -210,25 +209,7 @@ QWidget* controls_panel::run_group()
     connect(
         m_speed, &QComboBox::activated, this, [this](int i) { emit speed_chosen(m_speed->itemData(i).toDouble()); });
     f->addRow(tr("Speed"), m_speed);
-
-    m_node = new QComboBox;
-    m_node->setObjectName(QStringLiteral("node"));
-    m_node->setToolTip(tr("NUMA node whose zone the per-zone views show"));
-    m_zone = new QComboBox;
-    m_zone->setObjectName(QStringLiteral("zone"));
-    m_zone->setToolTip(tr("Zone the per-zone views show (Normal by default)"));
-    connect(m_node, &QComboBox::activated, this, &controls_panel::emit_selection);
-    connect(m_zone, &QComboBox::activated, this, &controls_panel::emit_selection);
-    auto* sel = new QHBoxLayout;
-    sel->addWidget(m_node);
-    sel->addWidget(m_zone);
-    f->addRow(tr("Show zone"), sel);
     return g;
-}
-
-void controls_panel::emit_selection()
-{
-    emit selection_chosen(m_node->currentData().toInt(), m_zone->currentData().toInt());
 }
 
 void controls_panel::set_speed(double v)
@@ -290,32 +271,6 @@ void controls_panel::show_snapshot(const sim::snapshot& a, const sim::snapshot* 
     if (sync_switches) {
         m_switches->sync_from(0, a.patches);
         if (b) m_switches->sync_from(1, b->patches);
-    }
-
-    // Nodes and populated zones on offer, rebuilt only when the machine's shape changes.
-    int nodes = 0;
-    for (int n : a.cpu_node) nodes = std::max(nodes, n + 1);
-    for (const auto& z : a.zones) nodes = std::max(nodes, z.node + 1);
-    std::set<int> types;
-    for (const auto& z : a.zones) types.insert(z.zone);
-    const std::vector<int> zones(types.begin(), types.end());
-    if (nodes != m_nodes_shown) {
-        const QSignalBlocker bn(m_node);
-        const int keep = m_node->currentData().isValid() ? m_node->currentData().toInt() : 0;
-        m_node->clear();
-        for (int n = 0; n < nodes; ++n) m_node->addItem(tr("node %1").arg(n), n);
-        m_node->setCurrentIndex(std::clamp(keep, 0, std::max(0, nodes - 1)));
-        m_nodes_shown = nodes;
-    }
-    if (zones != m_zones_shown) {
-        const QSignalBlocker bz(m_zone);
-        const int keep = m_zone->currentData().isValid() ? m_zone->currentData().toInt() : mm::ZONE_NORMAL;
-        m_zone->clear();
-        for (int z : zones) m_zone->addItem(QString::fromLatin1(mm::zone_name(static_cast<unsigned>(z))), z);
-        const int i = m_zone->findData(keep);
-        m_zone->setCurrentIndex(i >= 0 ? i : std::max(0, m_zone->findData(int(mm::ZONE_NORMAL))));
-        m_zones_shown = zones;
-        emit_selection();
     }
 }
 

@@ -1,5 +1,5 @@
 // The controls dock's contents: machine (preset, era, seed, A/B, reboot), the patch switches, workload and
-// intensity, sysctls, run control (play/pause, step, speed) and the zone the per-zone views show. It only
+// intensity, sysctls, run control (play/pause, step, speed). (Each per-zone view has its zone picker.) It only
 // emits what the user asked for; the window turns that into engine commands and calls the setters back.
 #pragma once
 
@@ -61,14 +61,12 @@ signals:
     void play_pause_requested();
     void step_requested();
     void speed_chosen(double vns_per_wall_s);
-    void selection_chosen(int node, int zone);
 
 private:
     QWidget* machine_group();
     QWidget* workload_group();
     QWidget* sysctl_group();
     QWidget* run_group();
-    void emit_selection();
 
     switch_table* m_switches = nullptr;
     std::vector<QWidget*> m_recorded_groups; // what set_replay disables
@@ -88,11 +86,7 @@ private:
     QPushButton* m_play = nullptr;
     QPushButton* m_step = nullptr;
     QComboBox* m_speed = nullptr;
-    QComboBox* m_node = nullptr;
-    QComboBox* m_zone = nullptr;
     QLabel* m_state = nullptr;
-    int m_nodes_shown = -1;
-    std::vector<int> m_zones_shown;
     QString m_fraction_name;
 };
 

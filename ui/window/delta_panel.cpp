@@ -1,12 +1,12 @@
 // Live A/B deltas of the figures users of profilers compare first.
 #include "window/delta_panel.hpp"
 
+#include "views/ab_summary.hpp"
 #include "views/view_style.hpp"
 
 #include <QGridLayout>
 #include <QLabel>
 
-#include <algorithm>
 #include <cmath>
 
 namespace pcplab::ui
@@ -15,14 +15,14 @@ namespace pcplab::ui
 key_figures key_figures_of(const sim::snapshot& s)
 {
     key_figures k;
+    // The figures the views' headers show too, defined once (views/ab_summary).
+    const key_numbers n = key_numbers_of(s);
     k.sim_time_ns = static_cast<double>(s.sim_time_ns);
-    for (const auto& z : s.zones) {
-        k.contention_pct = std::max(k.contention_pct, z.lock.contention_pct);
-        k.max_hold_ns = std::max(k.max_hold_ns, static_cast<double>(z.lock.m.hold_ns_max));
-    }
+    k.contention_pct = n.contention_pct;
+    k.max_hold_ns = n.max_hold_ns;
     k.sys_ns = static_cast<double>(s.sys_ns_total());
     k.user_ns = static_cast<double>(s.user_ns_total());
-    k.zone_allocs = static_cast<double>(s.totals.zone_allocs);
+    k.zone_allocs = n.zone_allocs;
     k.score = s.score.work_units;
     return k;
 }

@@ -54,14 +54,6 @@ void frame_pump::set_source(frame_source* s)
         m_timer.stop();
 }
 
-void frame_pump::set_selection(int node, int zone)
-{
-    if (node == m_node && zone == m_zone) return;
-    m_node = node;
-    m_zone = zone;
-    refresh();
-}
-
 void frame_pump::reset_views()
 {
     for (const auto& v : m_views)
@@ -75,8 +67,6 @@ frame frame_pump::make_frame() const
     f.b = m_b;
     f.ha = &m_ha;
     f.hb = m_b ? &m_hb : nullptr;
-    f.selected_node = m_node;
-    f.selected_zone = m_zone;
     return f;
 }
 

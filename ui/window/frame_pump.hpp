@@ -34,7 +34,6 @@ public:
     frame_source* source() const { return m_source; }
     void set_max_hz(double hz); // capped at 60
     double max_hz() const { return m_hz; }
-    void set_selection(int node, int zone);
 
     const history& history_a() const { return m_ha; }
     const history& history_b() const { return m_hb; }
@@ -52,7 +51,7 @@ public:
 
     // Takes what is new and shows it now (the screenshot path; also what each timer tick does).
     void pump_now();
-    // Shows the current frame again on the visible views (the selection or the layout changed).
+    // Shows the current frame again on the visible views (the layout changed).
     void refresh();
     // Starts the histories again from what `fill` puts into A's (a replay that went back or jumped: a history
     // only ever appends), B's empty, and shows the source's current pair.
@@ -84,7 +83,6 @@ private:
     std::shared_ptr<const sim::snapshot> m_a, m_b;
     std::uint64_t m_generation = 0;
     bool m_have_generation = false;
-    int m_node = 0, m_zone = 2;
     std::uint64_t m_frames = 0, m_taken = 0;
     double m_last_show_ms = 0;
     std::deque<sim::command_result> m_results;

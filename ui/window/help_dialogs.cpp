@@ -4,6 +4,7 @@
 #include "window/lessons.hpp"
 #include "window/qt_text.hpp"
 
+#include "program/version.hpp"
 #include "sim/seed_reference.hpp"
 
 #include <QDialog>
@@ -74,7 +75,7 @@ QString about_html()
         "init) running a simulated machine in virtual time, with the five seed patches as "
         "switches.</p><p>Qt %2. The same preset, switches, workload and seed give the same run, bit "
         "for bit.</p><p>Command line: <code>pcplab --help</code>, <code>pcplab-cli help</code>.</p>")
-        .arg(QStringLiteral(PCPLAB_VERSION), QString::fromLatin1(qVersion()));
+        .arg(QString::fromStdString(program::version_line()).toHtmlEscaped(), QString::fromLatin1(qVersion()));
 }
 
 namespace

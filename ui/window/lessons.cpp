@@ -1,6 +1,8 @@
 // Finding the lesson files; the lesson panel itself belongs to the lessons issue.
 #include "window/lessons.hpp"
 
+#include "lessons/lesson_parser.hpp"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -12,11 +14,7 @@ namespace pcplab::ui
 
 QString lessons_dir()
 {
-    const QByteArray env = qgetenv("PCPLAB_LESSONS");
-    if (!env.isEmpty()) return QString::fromLocal8Bit(env);
-    const QByteArray res = qgetenv("PCPLAB_RESOURCES");
-    const QString resources = res.isEmpty() ? QStringLiteral(PCPLAB_RESOURCE_DIR) : QString::fromLocal8Bit(res);
-    return QDir::cleanPath(resources + QStringLiteral("/../lessons"));
+    return QString::fromStdString(lessons::default_lessons_dir());
 }
 
 QStringList lesson_files(const QString& dir)

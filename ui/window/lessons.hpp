@@ -1,4 +1,4 @@
-// Where the lessons are (lessons/ beside resources/, or $PCPLAB_LESSONS) and which one teaches which seed.
+// Where the lessons are (lessons::default_lessons_dir) and which one teaches which seed.
 #pragma once
 
 #include "lessons/lesson.hpp"

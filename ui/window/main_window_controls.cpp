@@ -152,7 +152,6 @@ void main_window::connect_controls()
         if (m_source) m_source->step();
     });
     connect(c, &controls_panel::speed_chosen, this, &main_window::set_speed);
-    connect(c, &controls_panel::selection_chosen, m_pump, &frame_pump::set_selection);
 }
 
 } // namespace pcplab::ui

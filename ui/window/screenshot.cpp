@@ -64,8 +64,9 @@ QString take_screenshot(main_window& w, const screenshot_request& r)
         w.pump()->rebuild_history([replay](history& h) { replay->refill_history(h); });
         return grab_window(w, r);
     }
-    src->set_speed(0);
+    // The pause first: posted after the speed, it could arrive when the engine, running flat out, had passed it.
     if (auto* live = qobject_cast<live_source*>(src)) live->pause_at(r.run_for_ns);
+    src->set_speed(0);
 
     QElapsedTimer wall;
     wall.start();

@@ -22,7 +22,10 @@
 // Parameters:
 //   workers  0 = CPUs x 10 / 176, at least 1 (seed 003's --vm 10 on 176 CPUs)
 //   vm_mib   0 = 1.2 x memory / workers (seed 003: 10 x 30 GiB on 251 GiB = 1.2 x memory, so reclaim runs);
-//            either way multiplied by the intensity
+//            either way multiplied by the intensity. One worker maps at most the machine's memory: the
+//            kernel's heuristic overcommit (__vm_enough_memory, OVERCOMMIT_GUESS) refuses a mapping larger
+//            than RAM and swap, and the model sizes no swap. An explicit vm_mib beyond it is refused
+//            (settings_problem); the derived size and a live intensity change are capped at it.
 //   sweeps   0 = drawn 1..4 per pass; a fixed count otherwise
 // Score: bogo ops as stress-ng counts them. Each vm method adds to the worker's counter as it goes through
 // the buffer (mostly one per 8-byte word, stress-vm.c), and the stressor reports counter >> VM_BOGO_SHIFT
@@ -36,6 +39,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace pcplab::sim::workloads
 {
@@ -60,6 +64,27 @@ public:
         m_params.add("sweeps", 0, "sweeps over the buffer per pass (0 = 1..4 drawn per pass)", 0, 1000);
     }
     std::string_view name() const override { return "stress-vm"; }
+
+    std::string settings_problem(const workload_env& env) const override
+    {
+        const auto places = placement_order(env).size();
+        const double workers = m_params.get("workers");
+        if (workers > static_cast<double>(places))
+            return "workers=" + number_text(workers) + ": more than the " + std::to_string(places)
+                + " CPUs it runs on (at most one worker per CPU)";
+        const double mib = m_params.get("vm_mib");
+        const double pages = mib * 256 * env.intensity;
+        if (mib > 0 && env.total_pages > 0 && pages > static_cast<double>(env.total_pages)) {
+            constexpr double pages_per_gib = 262144;
+            char what[160];
+            std::snprintf(what, sizeof what, "%.1f GiB per worker, more than the machine's %.1f GiB of memory",
+                pages / pages_per_gib, static_cast<double>(env.total_pages) / pages_per_gib);
+            return "vm_mib=" + number_text(mib)
+                + (env.intensity != 1 ? " x intensity " + number_text(env.intensity) : "") + ": " + what
+                + " (the kernel's heuristic overcommit refuses a mapping larger than memory)";
+        }
+        return {};
+    }
 
     void attach(const workload_env& env) override
     {
@@ -156,7 +181,7 @@ private:
     {
         w.n = m_pages;
         w.slots.assign(w.n, mm::NO_PFN);
-        w.ptes.assign((w.n + PTRS_PER_PTE - 1) / PTRS_PER_PTE, mm::NO_PFN);
+        w.ptes.assign(static_cast<std::size_t>(w.n / PTRS_PER_PTE + (w.n % PTRS_PER_PTE != 0)), mm::NO_PFN);
         w.cursor = w.hand = w.present = 0;
         w.sweep = 0;
         double fixed = m_params.get("sweeps");
@@ -198,7 +223,7 @@ private:
                 return w.gate.issue(w.pending_pte ? alloc_kernel(0) : alloc_user(0));
             }
             std::uint32_t run = 0;
-            while (run < SWEEP_RUN && w.cursor + run < w.n && w.slots[w.cursor + run] != mm::NO_PFN) ++run;
+            while (run < SWEEP_RUN && run < w.n - w.cursor && w.slots[w.cursor + run] != mm::NO_PFN) ++run;
             advance(w, run);
             m_pages_swept += run;
             if (write_ns) return compute(write_ns * run);
@@ -260,7 +285,9 @@ private:
             pages = 1.2 * static_cast<double>(m_env.total_pages) / m_workers.size() * m_env.intensity;
         else
             pages = DEFAULT_VM_PAGES * m_env.intensity;
-        m_pages = static_cast<std::uint32_t>(std::clamp(pages, 1.0, 4294967295.0 - 1));
+        // A worker maps at most the machine's memory (see the header), which also keeps the count in 32 bits.
+        const double most = m_env.total_pages > 0 ? static_cast<double>(m_env.total_pages) : 4294967295.0 - 1;
+        m_pages = static_cast<std::uint32_t>(std::clamp(pages, 1.0, std::min(most, 4294967295.0 - 1)));
     }
 
     std::uint32_t m_pages = 0; // per worker, from the next pass on

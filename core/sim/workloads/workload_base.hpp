@@ -67,6 +67,10 @@ protected:
     std::uint32_t scaled_amount(double base, double cap) const;
     // Called after the intensity changed (attach_base has run).
     virtual void on_intensity() { }
+    // settings_problem of a workload that runs at most one task per CPU, `key` being its task count (0 =
+    // intensity x CPUs): a count above the CPUs it runs on, an intensity above 1, or any intensity beside an
+    // explicit count would change nothing. `task` names one task ("job slot").
+    std::string one_per_cpu_problem(const workload_env& env, const char* key, const char* task) const;
 
     workload_env m_env;
     param_set m_params;

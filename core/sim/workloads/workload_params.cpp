@@ -2,9 +2,17 @@
 
 #include <cassert>
 #include <cmath>
+#include <cstdio>
 
 namespace pcplab::sim::workloads
 {
+
+std::string number_text(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v == std::floor(v) && std::fabs(v) < 1e15 ? "%.0f" : "%g", v);
+    return buf;
+}
 
 void param_set::add(std::string key, double value, std::string what, double min, double max)
 {
@@ -26,8 +34,8 @@ std::string param_set::set(std::string_view key, double value)
     for (std::size_t i = 0; i < m_params.size(); ++i) {
         if (m_params[i].key != key) continue;
         if (!std::isfinite(value) || value < m_min[i] || value > m_max[i])
-            return "parameter " + std::string(key) + " must be between " + std::to_string(m_min[i]) + " and "
-                + std::to_string(m_max[i]);
+            return "parameter " + std::string(key) + " must be between " + number_text(m_min[i]) + " and "
+                + number_text(m_max[i]);
         m_params[i].value = value;
         return {};
     }

@@ -11,6 +11,9 @@
 namespace pcplab::sim::workloads
 {
 
+// A setting's value in messages: "64", "8000000", "0.5" (whole numbers in full, others as printf's %g).
+std::string number_text(double v);
+
 class param_set
 {
 public:

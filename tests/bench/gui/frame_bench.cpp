@@ -5,10 +5,12 @@
 //   --window  the views as the window arranges them (window/view_area: the 2 x 2 grid and the tab row, one
 //             tab showing), in a 1100x950 area, the default 1600x1000 window's central area: what a frame of
 //             the window costs. Hidden tabs get their frame as in the window (they keep it for later).
+//             --tab NAME shows that view's tab (e.g. heat, the per-CPU heatmap), --focus NAME has that one
+//             view fill the area (Alt+N, `pcplab --view NAME`).
 // Also saves each view as a PNG (--png DIR) so that the views can be looked at without a display.
 //
 //   pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] [--ab] [--dark] [--png DIR]
-//                    [--window] [--size WxH] [--per-frame]
+//                    [--window [--tab NAME | --focus NAME]] [--size WxH] [--per-frame]
 #include "../../ui/views_harness.hpp"
 
 #include "sim/host_malloc.hpp"
@@ -45,6 +47,7 @@ struct args {
     std::string png;
     bool window = false; // the window's arrangement instead of one window per view
     int width = 0, height = 0; // 0: 1280x720 per view, or 1100x950 for the window's area
+    std::string tab, focus; // --window: the tab shown, or the one view filling the area
 };
 
 args parse(int argc, char** argv)
@@ -77,6 +80,10 @@ args parse(int argc, char** argv)
             a.per_frame = true;
         else if (k == "--png")
             a.png = next();
+        else if (k == "--tab")
+            a.tab = next();
+        else if (k == "--focus")
+            a.focus = next();
         else if (k == "--size") {
             const std::string v = next();
             a.width = std::stoi(v.substr(0, v.find('x')));
@@ -84,7 +91,7 @@ args parse(int argc, char** argv)
         } else {
             std::fprintf(stderr,
                 "usage: pcplab_gui_bench [--preset P] [--frames N] [--step-us U] [--warmup-ms M] "
-                "[--ab] [--dark] [--png DIR] [--window] [--size WxH] [--per-frame]\n");
+                "[--ab] [--dark] [--png DIR] [--window [--tab NAME | --focus NAME]] [--size WxH] [--per-frame]\n");
             std::exit(2);
         }
     }
@@ -133,15 +140,6 @@ struct stats {
 double ms_since(const QElapsedTimer& t)
 {
     return static_cast<double>(t.nsecsElapsed()) / 1e6;
-}
-
-// CPU time of this thread: on a loaded host (other builds, other benchmarks) wall time also counts the time
-// the thread waited for a core; CPU time is what the frame costs.
-double thread_cpu_ms()
-{
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
 } // namespace
@@ -194,6 +192,11 @@ int main(int argc, char** argv)
         area = std::make_unique<pcplab::ui::view_area>(views); // owns the views from here on
         area->resize(a.width, a.height);
         area->show();
+        if (!a.tab.empty()) area->raise_view(QString::fromStdString(a.tab));
+        if (!a.focus.empty() && !area->set_focus_view(QString::fromStdString(a.focus))) {
+            std::fprintf(stderr, "--focus: no view named %s\n", a.focus.c_str());
+            return 2;
+        }
     } else {
         for (auto* v : views) {
             v->resize(a.width, a.height);
@@ -212,17 +215,19 @@ int main(int argc, char** argv)
         app.processEvents();
     }
 
+    using pcplab::test::thread_cpu_ms; // CPU time: on a loaded host wall time also counts waiting for a core
     std::map<QString, stats> per_view, per_view_cpu;
-    stats all, all_cpu, snap, hist, frame_total, frame_cpu;
+    stats all, all_cpu, snap, hist, hist_cpu, frame_total, frame_cpu;
     for (int f = 0; f < a.frames; ++f) {
         // The engine side (not the UI's cost, reported apart): run, build the snapshot, append to history.
         ma.engine().run_until(ma.engine().now() + step);
         if (mb) mb->engine().run_until(mb->engine().now() + step);
-        double build_a = 0, append_a = 0, build_b = 0, append_b = 0;
-        ma.publish(&build_a, &append_a);
-        if (mb) mb->publish(&build_b, &append_b);
-        snap.ms.push_back(build_a + build_b);
-        hist.ms.push_back(append_a + append_b);
+        stepped_machine::publish_times ta, tb;
+        ma.publish(&ta);
+        if (mb) mb->publish(&tb);
+        snap.ms.push_back(ta.build_ms + tb.build_ms);
+        hist.ms.push_back(ta.append_ms + tb.append_ms);
+        hist_cpu.ms.push_back(ta.append_cpu_ms + tb.append_cpu_ms);
         pcplab::ui::frame fr = pcplab::test::make_frame(ma, mb.get());
         double total = 0, total_cpu = 0;
         for (auto* v : views) {
@@ -241,15 +246,15 @@ int main(int argc, char** argv)
             total_cpu += cpu;
         }
         if (a.per_frame) {
-            std::printf("frame %3d cpu %6.2f ms:", f, total_cpu + append_a + append_b);
+            std::printf("frame %3d cpu %6.2f ms:", f, total_cpu + hist_cpu.ms.back());
             for (auto* v : views)
                 std::printf(" %s %.2f", v->view_id().toUtf8().constData(), per_view_cpu[v->view_id()].ms.back());
-            std::printf(" history %.2f\n", append_a + append_b);
+            std::printf(" history %.2f\n", hist_cpu.ms.back());
         }
         all.ms.push_back(total);
         all_cpu.ms.push_back(total_cpu);
-        frame_total.ms.push_back(total + append_a + append_b);
-        frame_cpu.ms.push_back(total_cpu + append_a + append_b);
+        frame_total.ms.push_back(total + hist.ms.back());
+        frame_cpu.ms.push_back(total_cpu + hist_cpu.ms.back());
     }
 
     std::printf("\n%d frames of %s%s, %s %dx%d, %ld us virtual per frame, %zu history samples, %zu holds kept\n",
@@ -271,7 +276,7 @@ int main(int argc, char** argv)
         row(id.constData(), per_view[v->view_id()], per_view_cpu[v->view_id()], "");
     }
     row("all views", all, all_cpu, "");
-    row("history", hist, hist, "   (append of the new snapshot)");
+    row("history", hist, hist_cpu, "   (append of the new snapshot)");
     row("frame", frame_total, frame_cpu, "   (history + every view; target 8 ms)");
     row("snapshot", snap, snap, "   (engine thread's cost, not the UI's)");
 

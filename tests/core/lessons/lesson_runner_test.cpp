@@ -30,7 +30,7 @@ TEST_CASE("the runner boots, runs and judges each step, reporting the values")
 {
     auto l = parse(k_small
         + "## Run\n```step\nrun: 20ms\n"
-          "check: time_ns >= 20ms\n"
+          "check: run_ns >= 20ms\n"
           "check: totals.allocs > from(\"start\", totals.allocs)\n"
           "check: sum(zones, free) + sum(zones, pcp_pages) <= from(\"start\", sum(zones, free) + sum(zones, "
           "pcp_pages))\n```\n"
@@ -48,14 +48,14 @@ TEST_CASE("the runner boots, runs and judges each step, reporting the values")
     CHECK(r.passed());
     const auto& boot = r.steps[0];
     CHECK(boot.booted);
-    CHECK(boot.time_ns == 0);
+    CHECK(boot.time_ns > 0); // the boot's modelled time: nothing has run yet
     CHECK_THAT(boot.eval.checks[0].detail, Catch::StartsWith("all: "));
     REQUIRE(boot.eval.figures.size() == 1);
     CHECK(boot.eval.figures[0].simulated == 63.0);
     CHECK(boot.eval.figures[0].paper == 63.0);
     CHECK_THAT(boot.eval.reveal, Catch::EndsWith(" zones"));
     CHECK_FALSE(r.steps[1].booted);
-    CHECK(r.steps[1].time_ns >= 20'000'000u);
+    CHECK(r.steps[1].time_ns >= boot.time_ns + 20'000'000u);
     CHECK_THAT(r.steps[2].run, Catch::StartsWith("finished at"));
     CHECK_FALSE(r.steps[3].used_machine);
 }

@@ -55,6 +55,11 @@ TEST_CASE("a schema-1 recording from the fixtures opens, replays and compares")
     // Encoding 1 predates the count of long waits: it reads as none, and the summary of the time has no key.
     CHECK(last.zones[2].lock.m.waits_over_threshold == 0);
     CHECK_FALSE(summary["zones"][2]["lock"].contains("waits_over_threshold"));
+    // Encoding 3 put the boot on the time axis; before it, virtual time 0 was the workload's start: no boot
+    // instants.
+    CHECK(last.boot.workload_start_ns == 0);
+    CHECK(last.boot.init_end_ns == 0);
+    CHECK_FALSE(summary.contains("boot_times"));
 
     const auto cols = session::compare_inputs_from(rec);
     REQUIRE(cols.size() == 1);

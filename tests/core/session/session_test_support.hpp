@@ -51,7 +51,7 @@ inline std::vector<std::shared_ptr<const sim::snapshot>> engine_snapshots(int n,
     opt.state_digest = true;
     std::vector<std::shared_ptr<const sim::snapshot>> out;
     for (int i = 1; i <= n; ++i) {
-        e.run_until(step * static_cast<sim::vtime_ns>(i));
+        e.run_until(e.workload_start() + step * static_cast<sim::vtime_ns>(i));
         sim::snapshot_context ctx;
         ctx.state = sim::run_state::running;
         ctx.boundary_ns = e.now();
@@ -85,7 +85,7 @@ inline void record_sampled_run(session::recorder& rec, const sampled_run& p = {}
     e.boot();
     for (int i = 1; i <= p.samples; ++i) {
         if (i == p.flip_at) e.set_patch(mm::patch::pcp_high_autotune, false);
-        e.run_until(so.interval_ns * static_cast<sim::vtime_ns>(i));
+        e.run_until(e.workload_start() + so.interval_ns * static_cast<sim::vtime_ns>(i));
         smp.sample(sim::run_state::running, i == p.samples);
     }
     rec.end_run("duration", "");

@@ -38,7 +38,8 @@ sim::snapshot rich_snapshot()
     s.score.seed_measure = "elapsed";
     s.score.seed_measure_value = -2.5;
     s.run.boot_speed = 2.5e8;
-    s.deferred_init.push_back({1, 4, 100, 200, false, 1.25, 3.5, true, 150, 0.75});
+    s.deferred_init.push_back({1, 4, 100, 200, false, 1.25, 3.5, true, 150, 0.75, 4'000'000});
+    s.boot = {1'000'000, 5'000'000, 5'000'001};
     s.procfs = procfs::procfs_texts::from_texts("Node 0, zone      DMA\n", "");
     s.procfs_time_ns = 12345;
     s.zones.front().free_blocks_exact = false;
@@ -99,14 +100,14 @@ TEST_CASE("the snapshot structs have no field the codec does not know")
     // When this fails, a field was added to sim::snapshot or one of its parts: encode it in
     // core/session/snapshot_codec.cpp (and bump SNAPSHOT_ENCODING), compare it in snapshot_diff.hpp, and
     // update the sizes here (x86-64, libstdc++).
-    CHECK(sizeof(sim::snapshot) == 672);
+    CHECK(sizeof(sim::snapshot) == 696);
     CHECK(sizeof(sim::zone_snapshot) == 1880);
     CHECK(sizeof(sim::lock_snapshot) == 1232);
     CHECK(sizeof(sim::lock_metrics) == 1200);
     CHECK(sizeof(sim::cpu_metrics) == 80);
     CHECK(sizeof(sim::global_metrics) == 80);
     CHECK(sizeof(sim::run_info) == 64);
-    CHECK(sizeof(sim::deferred_progress) == 72);
+    CHECK(sizeof(sim::deferred_progress) == 80);
     CHECK(sizeof(sim::workload_score) == 80);
 }
 

@@ -97,6 +97,9 @@ public:
         eq("error", a.error, b.error);
         eq("sim_time_ns", a.sim_time_ns, b.sim_time_ns);
         eq("boundary_ns", a.boundary_ns, b.boundary_ns);
+        eq("boot.deferred_init_start_ns", a.boot.deferred_init_start_ns, b.boot.deferred_init_start_ns);
+        eq("boot.init_end_ns", a.boot.init_end_ns, b.boot.init_end_ns);
+        eq("boot.workload_start_ns", a.boot.workload_start_ns, b.boot.workload_start_ns);
         eq("events_processed", a.events_processed, b.events_processed);
         eq("run.speed", a.run.speed, b.run.speed);
         eq("run.quantum_ns", a.run.quantum_ns, b.run.quantum_ns);
@@ -173,6 +176,7 @@ public:
             eq(p + ".paced", x.paced, y.paced);
             eq(p + ".host_done", x.host_done, y.host_done);
             eq(p + ".modelled_elapsed_ms", x.modelled_elapsed_ms, y.modelled_elapsed_ms);
+            eq(p + ".done_at_ns", x.done_at_ns, y.done_at_ns);
         }
         eq("state_digest.has_value", a.state_digest.has_value(), b.state_digest.has_value());
         if (a.state_digest && b.state_digest) eq("state_digest", *a.state_digest, *b.state_digest);

@@ -26,13 +26,14 @@ hammer_result hammer(int active, const char* era = "v5.4")
     p.burst = 500; // beyond high (6 * 63): every round refills and flushes
     sim::engine e(cfg, loop_factory(p));
     e.boot();
-    e.run_until(20'000'000);
+    test::run_to(e, 20'000'000);
     hammer_result r;
     for (const auto& l : e.zone_locks()) {
         r.wait_ns += l.wait_ns_total;
         r.contended += l.contended;
         r.acquisitions += l.acquisitions;
-        r.contention_pct = std::max(r.contention_pct, sim::contention_pct(l, e.elapsed()));
+        r.contention_pct
+            = std::max(r.contention_pct, sim::contention_pct(l, e.workload_start(), e.workload_start() + e.elapsed()));
     }
     for (const auto& c : e.cpus()) r.spin_ns += c.spin_ns;
     return r;
@@ -70,7 +71,7 @@ TEST_CASE("a lock's holds never overlap in virtual time and are granted in reque
     p.gap_ns = 3'000;
     sim::engine e(cfg, loop_factory(p));
     e.boot();
-    e.run_until(10'000'000);
+    test::run_to(e, 10'000'000);
 
     std::map<int, std::vector<sim::lock_hold_record>> by_lock;
     for (const auto& h : e.holds())
@@ -101,7 +102,7 @@ TEST_CASE("pcp->lock and zone->lock holds never overlap on a v6.x kernel")
     p.burst = 2000;
     sim::engine e(cfg, loop_factory(p));
     e.boot();
-    e.run_until(10'000'000);
+    test::run_to(e, 10'000'000);
     std::map<long, sim::vtime_ns> free_at;
     std::size_t pcp_holds = 0;
     for (const auto& h : e.holds()) {
@@ -131,7 +132,7 @@ TEST_CASE("picking pages outside zone->lock shortens the free_pcppages_bulk hold
         p.per_alloc_ns = 300; // writing each page, as page_fault1 does: the struct pages go cold
         sim::engine e(cfg, loop_factory(p));
         e.boot();
-        e.run_until(20'000'000);
+        test::run_to(e, 20'000'000);
         double total = 0, holds = 0;
         for (const auto& l : e.zone_locks()) {
             const auto c = static_cast<unsigned>(mm::lock_caller::free_pcppages_bulk);
@@ -160,8 +161,8 @@ TEST_CASE("an engine that leaves out the plain pcp->lock holds keeps every other
     sim::engine some(cfg, loop_factory(p));
     all.boot();
     some.boot();
-    all.run_until(100'000'000);
-    some.run_until(100'000'000);
+    test::run_to(all, 100'000'000);
+    test::run_to(some, 100'000'000);
 
     std::vector<sim::lock_hold_record> expect;
     std::size_t plain_n = 0, other_pcp = 0;

@@ -42,16 +42,16 @@ TEST_CASE("the vmstat tick decays an auto-tuned pcp high once the workload goes 
     mm::zone& z = top_zone(e);
     const mm::per_cpu_pages& pcp = z.per_cpu_pageset[0];
 
-    e.run_until(p.idle_after);
+    test::run_to(e, p.idle_after);
     const int grown = pcp.high;
     INFO("high_min " << pcp.high_min << " high_max " << pcp.high_max << " grown " << grown);
     REQUIRE(grown > pcp.high_min);
     REQUIRE(count_events(e, sim::event_kind::pcp_high_change, "grow") > 0);
 
-    e.run_until(3 * sim::NS_PER_SEC); // two ticks of CPU 0 while idle
+    test::run_to(e, 3 * sim::NS_PER_SEC); // two ticks of CPU 0 while idle
     const int after_two = pcp.high;
     REQUIRE(after_two < grown);
-    e.run_until(40 * sim::NS_PER_SEC);
+    test::run_to(e, 40 * sim::NS_PER_SEC);
     REQUIRE(pcp.high < after_two);
     REQUIRE(pcp.high == pcp.high_min);
     REQUIRE(pcp.count <= pcp.high);
@@ -97,7 +97,7 @@ TEST_CASE("turning pcp-update-after-deferred-init on mid-run updates the pageset
     e.boot();
     mm::zone& z = top_zone(e);
     const int batch_before = z.per_cpu_pageset[0].batch;
-    e.run_until(5'000'000);
+    test::run_to(e, 5'000'000);
 
     e.set_patch(mm::patch::pcp_update_after_deferred_init, true);
     const sim::vtime_ns flip = e.now();
@@ -106,7 +106,7 @@ TEST_CASE("turning pcp-update-after-deferred-init on mid-run updates the pageset
     REQUIRE(batch_after > batch_before);
     REQUIRE(count_events(e, sim::event_kind::switch_flip, "pcp-update-after-deferred-init on") == 1);
     REQUIRE(count_events(e, sim::event_kind::limits_change, "zone_pcp_update now") >= 1);
-    e.run_until(10'000'000);
+    test::run_to(e, 10'000'000);
 
     // Behaviour: refills take batch pages per zone->lock hold, so they carry more pages after the flip.
     std::uint64_t max_before = 0, max_after = 0;
@@ -127,14 +127,14 @@ TEST_CASE("turning pcp-high-autotune off mid-run fixes high again")
     sim::engine e(cfg, loop_factory(p));
     e.boot();
     mm::zone& z = top_zone(e);
-    e.run_until(20'000'000);
+    test::run_to(e, 20'000'000);
     REQUIRE(z.per_cpu_pageset[0].high > z.pageset_high_min);
 
     e.set_patch(mm::patch::pcp_high_autotune, false);
     REQUIRE(count_events(e, sim::event_kind::switch_flip, "pcp-high-autotune off") == 1);
     const std::size_t high_events = count_events(e, sim::event_kind::pcp_high_change);
     for (const auto& pcp : z.per_cpu_pageset) REQUIRE(pcp.high == z.pageset_high);
-    e.run_until(40'000'000);
+    test::run_to(e, 40'000'000);
     for (const auto& pcp : z.per_cpu_pageset) REQUIRE(pcp.high == z.pageset_high);
     REQUIRE(count_events(e, sim::event_kind::pcp_high_change) == high_events);
 }

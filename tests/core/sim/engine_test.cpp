@@ -27,8 +27,7 @@ run_result run_twice_config(const loop_params& p, sim::vtime_ns until)
 {
     auto cfg = small_config(2, 3, 1, "v6.7");
     sim::engine e(cfg, loop_factory(p));
-    e.boot();
-    e.run_until(until);
+    run_to(e, until);
     run_result r;
     r.digest = mm::state_digest(e.machine());
     r.steps = e.events_processed();

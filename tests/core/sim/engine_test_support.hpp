@@ -147,6 +147,14 @@ inline sim::engine_config small_config(int nodes, int cpus_per_node, unsigned lo
     return cfg;
 }
 
+// Boots `e` if needed and runs it until `t` of its workload's virtual time (the engine's clocks count from
+// power-on; the workload starts after the boot: engine::workload_start).
+inline void run_to(sim::engine& e, sim::vtime_ns t)
+{
+    e.boot();
+    e.run_until(e.workload_start() + t);
+}
+
 inline const loop_load& loop_of(const sim::engine& e)
 {
     return static_cast<const loop_load&>(e.load());

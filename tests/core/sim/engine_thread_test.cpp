@@ -105,7 +105,9 @@ TEST_CASE("an engine thread publishes snapshots while it runs, booting first", "
     REQUIRE(later);
     CHECK(later->sim_time_ns > first->sim_time_ns);
     CHECK(later->events_processed > first->events_processed);
-    CHECK(later->boundary_ns % quantum == 0);
+    // Whole quanta from the workload's start (virtual time counts from power-on; the boot comes first).
+    CHECK(later->boundary_ns > later->boot.workload_start_ns);
+    CHECK((later->boundary_ns - later->boot.workload_start_ns) % quantum == 0);
     CHECK(later->sim_time_ns >= later->boundary_ns);
     REQUIRE(!later->zones.empty());
     CHECK(later->pcp.size() == later->zones.size() * static_cast<std::size_t>(later->nr_cpus));
@@ -146,16 +148,20 @@ TEST_CASE("pause stops virtual time, resume starts it again", "[engine_thread]")
 TEST_CASE("step_quantum advances by exactly one quantum, step by exactly one action", "[engine_thread]")
 {
     sim::engine_thread t(cfg_small(), opts(true));
+    // Paused where the workload starts, after the boot (virtual time counts from power-on).
     auto s0 = wait_state(t, sim::run_state::paused);
-    CHECK(s0->boundary_ns == 0);
+    REQUIRE(s0->boot.workload_start_ns > 0);
+    CHECK(s0->boundary_ns == s0->boot.workload_start_ns);
+    CHECK(s0->events_processed == 0);
+    const sim::vtime_ns start = s0->boundary_ns;
     auto s1 = t.wait_for_command(t.step_quantum(), 20s);
     REQUIRE(s1);
-    CHECK(s1->boundary_ns == quantum);
-    CHECK(s1->sim_time_ns >= quantum);
+    CHECK(s1->boundary_ns == start + quantum);
+    CHECK(s1->sim_time_ns >= start + quantum);
     CHECK(s1->state == sim::run_state::paused);
     auto s2 = t.wait_for_command(t.step_quantum(), 20s);
     REQUIRE(s2);
-    CHECK(s2->boundary_ns == 2 * quantum);
+    CHECK(s2->boundary_ns == start + 2 * quantum);
     CHECK(s2->events_processed > s1->events_processed);
 
     auto s3 = t.wait_for_command(t.step(), 20s);
@@ -373,23 +379,27 @@ TEST_CASE("commands timed in virtual time give the same run whatever the pacing"
         o.publish_hz = hz;
         o.snapshots.state_digest = true;
         auto t = std::make_unique<sim::engine_thread>(cfg, o);
-        wait_state(*t, sim::run_state::paused);
+        // Timed commands are at instants of virtual time since power-on: here, after the workload's start.
+        const sim::vtime_ns start = wait_state(*t, sim::run_state::paused)->boot.workload_start_ns;
         auto flip = sim::make_set_patch(std::string(mm::patch_name(p)), !was);
-        flip.at = flip_at;
+        flip.at = start + flip_at;
         auto pause = sim::make_pause();
-        pause.at = stop_at;
+        pause.at = start + stop_at;
         t->post(flip);
         t->post(pause);
         t->resume();
         auto s = t->wait_for(
-            [&](const sim::snapshot& x) { return x.state == sim::run_state::paused && x.boundary_ns >= stop_at; }, 60s);
+            [&](const sim::snapshot& x) {
+                return x.state == sim::run_state::paused && x.boundary_ns >= start + stop_at;
+            },
+            60s);
         REQUIRE(s);
         return s;
     };
     auto fast = run(0, 100); // as fast as possible
     auto paced = run(20e6, 7); // 20 ms of virtual time per wall second, published at 7 Hz
-    CHECK(fast->boundary_ns == stop_at);
-    CHECK(paced->boundary_ns == stop_at);
+    CHECK(fast->boundary_ns == fast->boot.workload_start_ns + stop_at);
+    CHECK(paced->boundary_ns == paced->boot.workload_start_ns + stop_at);
     CHECK(fast->patches[p] == !was);
     REQUIRE(fast->state_digest);
     CHECK(*fast->state_digest == *paced->state_digest);

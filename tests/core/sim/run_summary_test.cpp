@@ -1,3 +1,4 @@
+#include "core/sim/engine_test_support.hpp"
 #include "sim/engine.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/preset.hpp"
@@ -174,7 +175,7 @@ TEST_CASE("summarize_run reports the engine's own counters")
     ec.seed = 9;
     sim::engine e(ec);
     e.boot();
-    e.run_until(5'000'000);
+    test::run_to(e, 5'000'000);
     sim::run_summary s = sim::summarize_run(e);
 
     CHECK(s.workload == "kernbench");

@@ -3,6 +3,7 @@
 #include "core/session/session_test_support.hpp"
 
 #include "core/session/snapshot_diff.hpp"
+#include "core/sim/engine_test_support.hpp"
 #include "session/snapshot_codec.hpp"
 #include "sim/snapshot_pool.hpp"
 
@@ -99,8 +100,8 @@ TEST_CASE("snapshots built into reused objects equal snapshots built into fresh 
     int reused = 0;
     for (int i = 1; i <= 40; ++i) {
         const sim::vtime_ns to = 150'000 * static_cast<sim::vtime_ns>(i);
-        kept_engine.run_until(to);
-        reused_engine.run_until(to);
+        test::run_to(kept_engine, to);
+        test::run_to(reused_engine, to);
         auto ctx = [&](sim::engine& e) {
             sim::snapshot_context c;
             c.state = sim::run_state::running;

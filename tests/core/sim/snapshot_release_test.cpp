@@ -44,7 +44,7 @@ TEST_CASE("released events are the same, in the same order, as an engine that ke
 {
     const sim::vtime_ns end = 3 * sim::NS_PER_SEC;
     sim::engine keep(busy_config(), test::loop_factory(busy_load()));
-    keep.run_until(end);
+    test::run_to(keep, end);
     REQUIRE(keep.events().size() > 20);
     const bool any_high = std::any_of(keep.events().begin(), keep.events().end(),
         [](const sim::sim_event& e) { return e.kind == sim::event_kind::pcp_high_change; });
@@ -54,7 +54,7 @@ TEST_CASE("released events are the same, in the same order, as an engine that ke
     std::vector<sim::sim_event> got;
     std::size_t most_kept = 0;
     for (sim::vtime_ns t = 10'000'000; t <= end; t += 10'000'000) {
-        rel.run_until(t);
+        test::run_to(rel, t);
         const std::vector<sim::sim_event> before = rel.events();
         const std::uint64_t base = rel.events_released();
         rel.release_events(UINT64_MAX);
@@ -82,7 +82,7 @@ TEST_CASE(
     std::uint64_t holds_seen = 0, events_seen = 0;
     std::size_t most_kept = 0, most_per_snapshot = 0;
     for (sim::vtime_ns t = 1'000'000; t <= 400'000'000; t += 1'000'000) {
-        e.run_until(t);
+        test::run_to(e, t);
         auto s = sim::build_snapshot(e, cur, {}, opt);
         holds_seen += s->holds.size();
         events_seen += s->events.size();
@@ -106,7 +106,7 @@ TEST_CASE(
     sim::snapshot_cursor kc;
     opt.release_published = false;
     for (sim::vtime_ns t = 1'000'000; t <= 50'000'000; t += 1'000'000) {
-        k.run_until(t);
+        test::run_to(k, t);
         sim::build_snapshot(k, kc, {}, opt);
     }
     CHECK(k.holds_released() == 0);
@@ -127,8 +127,8 @@ TEST_CASE("a snapshot that takes the engine's hold log gets the records a copy w
     keep.release_published = false;
     std::size_t records = 0;
     for (sim::vtime_ns t = 1'000'000; t <= 60'000'000; t += 1'000'000) {
-        taken.run_until(t);
-        copied.run_until(t);
+        test::run_to(taken, t);
+        test::run_to(copied, t);
         auto a = sim::build_snapshot(taken, tc, {}, opt);
         auto b = sim::build_snapshot(copied, cc, {}, keep);
         CHECK(taken.holds().empty()); // handed over
@@ -154,13 +154,13 @@ TEST_CASE("hold records beyond the engine's cap are counted, not kept", "[snapsh
     auto cfg = busy_config();
     cfg.max_holds = 100;
     sim::engine e(cfg, test::loop_factory(busy_load()));
-    e.run_until(100'000'000);
+    test::run_to(e, 100'000'000);
     CHECK(e.holds().size() == 100);
     CHECK(e.holds_dropped() > 0);
     e.release_holds(60);
     CHECK(e.holds().size() == 40);
     CHECK(e.holds_released() == 60);
-    e.run_until(200'000'000);
+    test::run_to(e, 200'000'000);
     CHECK(e.holds().size() == 100); // room again for 60 more
 }
 
@@ -176,7 +176,7 @@ TEST_CASE("snapshots carry the /proc texts of their capture, shared until the ne
     // after the run, when the machine has moved on: they must still be those of their capture.
     std::vector<std::pair<std::string, std::string>> expected;
     for (sim::vtime_ns t = 1'000'000; t <= 25'000'000; t += 1'000'000) {
-        e.run_until(t);
+        test::run_to(e, t);
         snaps.push_back(sim::build_snapshot(e, cur, {}, opt));
         REQUIRE(snaps.back()->procfs);
         if (snaps.size() == 1 || snaps.back()->procfs != snaps[snaps.size() - 2]->procfs) {

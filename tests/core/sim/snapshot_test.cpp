@@ -1,4 +1,6 @@
+#include "sim/boot_presenter.hpp"
 #include "sim/engine.hpp"
+#include "sim/machine_config.hpp"
 #include "sim/snapshot_builder.hpp"
 #include "support/small_machine.hpp"
 
@@ -139,7 +141,8 @@ TEST_CASE("a snapshot is a copy: later allocator work does not show in it", "[sn
     CHECK(before->zones.back().free_pages == kept_free);
 }
 
-TEST_CASE("contention percentages come from merged waiting time, whole run and since the last snapshot", "[snapshot]")
+TEST_CASE("contention percentages come from merged waiting time up to now, whole run and since the last snapshot",
+    "[snapshot]")
 {
     sim::snapshot s;
     s.zones.resize(1);
@@ -148,7 +151,9 @@ TEST_CASE("contention percentages come from merged waiting time, whole run and s
     std::vector<sim::lock_metrics> locks(1);
     locks[0].node = 0;
     locks[0].zone = mm::ZONE_NORMAL;
-    locks[0].waiting_ns = 250;
+    // Waits merged into [750, 1500), still open at 1000: the 250 ns up to now count, the 500 ahead do not.
+    locks[0].waiting_ns = 750;
+    locks[0].waiting_from = 750;
     locks[0].waiting_until = 1500;
     sim::snapshot_cursor cur;
     s.sim_time_ns = 1000;
@@ -160,13 +165,16 @@ TEST_CASE("contention percentages come from merged waiting time, whole run and s
     CHECK(l.someone_waiting);
     CHECK(l.waiting_cpus_now == -1); // no hold records: unknown
 
-    // 1000 ns later, 100 ns more waiting: 10 % recently, 17.5 % over the run.
-    locks[0].waiting_ns = 350;
+    // 1000 ns later: the 500 ns that lay ahead of 1000 and 100 ns more in [1600, 1700): 60 % recently, 850 of
+    // 2000 ns over the run.
+    locks[0].waiting_ns = 850;
+    locks[0].waiting_from = 1600;
+    locks[0].waiting_until = 1700;
     sim::snapshot s2 = s;
     s2.sim_time_ns = 2000;
     sim::copy_lock_state(s2, locks, {}, false, cur);
-    CHECK(s2.zones[0].lock.contention_pct_recent == Approx(10.0));
-    CHECK(s2.zones[0].lock.contention_pct == Approx(17.5));
+    CHECK(s2.zones[0].lock.contention_pct_recent == Approx(60.0));
+    CHECK(s2.zones[0].lock.contention_pct == Approx(42.5));
     CHECK_FALSE(s2.zones[0].lock.someone_waiting);
 }
 
@@ -223,35 +231,69 @@ TEST_CASE("command descriptions name the command, its argument, side and time", 
     CHECK(std::string(sim::run_state_name(sim::run_state::paused)) == "paused");
 }
 
-TEST_CASE("a boot snapshot reports each node's deferred-init progress from the init threads", "[snapshot]")
+TEST_CASE("a boot snapshot shows the machine deferred init starts from, grown to its instant, and the boot's events "
+          "up to it",
+    "[snapshot]")
 {
-    const auto v = *mm::kernel_version::parse("v6.7");
+    const auto v = *mm::kernel_version::parse("v5.4"); // seed 000's era: zone_pcp_update at the end of the init
     sim::engine_config cfg;
     cfg.spec = test::small_spec(2, 2, 2);
     cfg.era = v;
     cfg.patches = mm::default_patches(v);
-    mm::machine m(cfg.spec, v, cfg.patches);
-    mm::boot_early(m);
-    mm::deferred_init di(m);
-    di.start();
+    cfg.workload = "kernbench";
+    sim::engine e(cfg);
+    sim::snapshot at_setup;
+    sim::boot_observer obs;
+    obs.on_setup = [&](const mm::machine& m) { sim::copy_memory_state(at_setup, m); };
+    e.boot(&obs);
+    REQUIRE_FALSE(at_setup.zones.empty());
+    const sim::boot_times b = e.timeline();
+    REQUIRE(e.boot_report().size() == 2);
+
     sim::snapshot_cursor cur;
     sim::snapshot_context ctx;
     ctx.state = sim::run_state::booting;
-    auto during = sim::build_boot_snapshot(cfg, m, &di, cur, ctx);
+    auto frame_at = [&](sim::vtime_ns t) {
+        sim::boot_frame f;
+        f.t = t;
+        for (const auto& n : sim::planned_nodes(e, true)) f.nodes.push_back(sim::present_node(n, t, true));
+        f.at_setup = &at_setup;
+        return sim::build_boot_snapshot(e, f, cur, ctx);
+    };
+    const int n1 = at_setup.zone_index(1, mm::ZONE_NORMAL);
+    REQUIRE(n1 >= 0);
+    const unsigned long early = at_setup.zones[static_cast<std::size_t>(n1)].managed;
+
+    auto early_part = frame_at(b.deferred_init_start_ns - 1);
+    CHECK(early_part->sim_time_ns == b.deferred_init_start_ns - 1);
+    CHECK(early_part->events.empty()); // setup_per_cpu_pageset runs at the end of the early part
+    CHECK(early_part->zones[static_cast<std::size_t>(n1)].managed == early);
+    CHECK(early_part->boot.init_end_ns == b.init_end_ns);
+
+    const sim::vtime_ns mid = b.deferred_init_start_ns + (e.boot_report()[1].done_at - b.deferred_init_start_ns) / 2;
+    auto during = frame_at(mid);
     REQUIRE(during->deferred_init.size() == 2);
-    for (const auto& d : during->deferred_init) {
-        CHECK(d.total == di.total(d.node));
-        CHECK(d.total > 0); // 2 GiB per node: all but the first section is deferred
-        CHECK(d.done <= d.total);
-        CHECK(d.threads == mm::deferred_init_threads(cfg.patches, v, 2));
+    const auto& d1 = during->deferred_init[1];
+    CHECK(d1.done > 0);
+    CHECK(d1.done < d1.total);
+    CHECK(during->zones[static_cast<std::size_t>(n1)].managed == early + d1.done); // managed pages climb
+    CHECK(during->zones[static_cast<std::size_t>(n1)].batch == at_setup.zones[static_cast<std::size_t>(n1)].batch);
+    bool setup_events = !during->events.empty();
+    for (const auto& ev : during->events) {
+        setup_events = setup_events && ev.kind == sim::event_kind::limits_change && ev.t == b.deferred_init_start_ns;
     }
-    CHECK(during->state == sim::run_state::booting);
-    CHECK(during->zones.empty()); // the free lists are being written: not read while booting
-    di.finish();
-    auto after = sim::build_boot_snapshot(cfg, m, &di, cur, ctx);
-    for (const auto& d : after->deferred_init) {
+    CHECK(setup_events); // the first limits, at their instant
+
+    auto just_before = frame_at(b.init_end_ns - 1);
+    for (const auto& ev : just_before->events) CHECK(ev.t < b.init_end_ns); // the recomputed limits come at the end
+    auto end = frame_at(b.init_end_ns);
+    bool recomputed = false;
+    for (const auto& ev : end->events)
+        recomputed = recomputed || (ev.kind == sim::event_kind::limits_change && ev.t == b.init_end_ns);
+    CHECK(recomputed);
+    for (const auto& d : end->deferred_init) {
         CHECK(d.finished);
         CHECK(d.done == d.total);
     }
-    CHECK(after->seq == during->seq + 1);
+    CHECK(end->seq == during->seq + 2);
 }

@@ -1,0 +1,113 @@
+// The zone->lock lanes shade each pixel by the share of its time the lock was held: a lightly used lock looks
+// lightly used. (They drew every hold at least a pixel wide in full colour, so that thousands of short holds in a
+// window made a lock held 2 % of the time look held throughout.)
+#include "views_harness.hpp"
+
+#include "views/lock_paint.hpp"
+#include "views/view_style.hpp"
+
+#include "support/small_machine.hpp"
+
+#include "mm/mm_types.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <QImage>
+#include <QPainter>
+
+#include <algorithm>
+
+using namespace pcplab;
+using test::stepped_machine;
+
+namespace
+{
+
+constexpr sim::vtime_ns ms = 1'000'000;
+
+// The share of [t0, t1) during which the zone's lock was held, from the history's records.
+double held_share(const ui::history& h, int node, int zone, std::int64_t t0, std::int64_t t1)
+{
+    double held = 0;
+    for (const auto& r : h.zone_lock_holds()) {
+        if (r.node != node || r.zone != zone) continue;
+        const auto a = std::max<std::int64_t>(t0, static_cast<std::int64_t>(r.start));
+        const auto b = std::min<std::int64_t>(t1, static_cast<std::int64_t>(r.start) + r.hold_ns);
+        if (b > a) held += static_cast<double>(b - a);
+    }
+    return held / static_cast<double>(t1 - t0);
+}
+
+// How strongly the band is coloured, 0 (the lane's background) to 1 (the holder's colour), averaged.
+double mean_ink(const QImage& img, const QRect& band, const QColor& bg, const QColor& full)
+{
+    const int dr = full.red() - bg.red(), dg = full.green() - bg.green(), db = full.blue() - bg.blue();
+    const int span = std::max({std::abs(dr), std::abs(dg), std::abs(db)});
+    double sum = 0;
+    long n = 0;
+    for (int y = band.top() + 2; y < band.bottom() - 2; ++y)
+        for (int x = band.left(); x <= band.right(); ++x) {
+            const QColor c = img.pixelColor(x, y);
+            const int d = std::abs(dr) == span ? c.red() - bg.red()
+                : std::abs(dg) == span         ? c.green() - bg.green()
+                                               : c.blue() - bg.blue();
+            const int sign = (std::abs(dr) == span ? dr : std::abs(dg) == span ? dg : db) < 0 ? -1 : 1;
+            sum += std::clamp(static_cast<double>(sign * d) / span, 0.0, 1.0);
+            ++n;
+        }
+    return n ? sum / static_cast<double>(n) : 0;
+}
+
+} // namespace
+
+TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui][views][locks]")
+{
+    // 32 CPUs on one node under kernbench: zone->lock is taken thousands of times in the window, each time briefly.
+    auto cfg = test::preset_engine_config("classroom");
+    cfg.spec = test::small_spec(1, 32, 6);
+    stepped_machine m(cfg);
+    for (int i = 0; i < 25; ++i) m.advance(2 * ms);
+    const sim::snapshot& s = *m.last();
+    // The zone whose lock was held most in the window.
+    // A wide window (40 ms over 1200 pixels): many holds per pixel column.
+    const std::int64_t t1 = static_cast<std::int64_t>(s.sim_time_ns), t0 = t1 - 40 * ms;
+    int zi = -1;
+    double share = 0;
+    for (std::size_t i = 0; i < s.zones.size(); ++i) {
+        const double h = held_share(m.hist(), s.zones[i].node, s.zones[i].zone, t0, t1);
+        if (h > share) {
+            share = h;
+            zi = static_cast<int>(i);
+        }
+    }
+    REQUIRE(zi >= 0);
+    const int holds = static_cast<int>(std::count_if(
+        m.hist().zone_lock_holds().begin(), m.hist().zone_lock_holds().end(), [&](const sim::lock_hold_record& r) {
+            return r.node == s.zones[static_cast<std::size_t>(zi)].node
+                && r.zone == s.zones[static_cast<std::size_t>(zi)].zone && static_cast<std::int64_t>(r.start) >= t0;
+        }));
+    INFO("held " << share * 100 << " % of the window, " << holds << " holds");
+    REQUIRE(holds > 600); // about as many holds as the lane has pixels, or more
+    REQUIRE(share < 0.5);
+
+    QImage img(1200, 160, QImage::Format_RGB32);
+    const QPalette pal;
+    img.fill(pal.color(QPalette::Window));
+    std::vector<ui::hold_hit> hits;
+    std::vector<QRect> bands;
+    {
+        QPainter p(&img);
+        ui::lane_window w;
+        w.t0 = t0;
+        w.t1 = t1;
+        ui::paint_lock_lanes(p, img.rect(), {{&s, &m.hist(), zi, 0, false}}, w, pal, hits, &bands);
+    }
+    REQUIRE(bands.size() == 1);
+    // The band's mean shade is the held share, give or take the one step (of 16) a column held at all shows.
+    const QColor holder = ui::node_color(s.zones[static_cast<std::size_t>(zi)].node, pal);
+    const double ink = mean_ink(img, bands.front(), ui::panel_color(pal), holder);
+    INFO("mean shade " << ink);
+    CHECK(ink >= share - 0.03);
+    CHECK(ink <= share + 1.0 / 16 + 0.03);
+    CHECK(ink < 0.5); // not solid
+}

@@ -1,0 +1,104 @@
+// Header parts laid out without cutting a number (header_parts.hpp).
+#include "views/header_parts.hpp"
+
+#include "views/view_style.hpp"
+
+#include <QPainter>
+
+namespace pcplab::ui
+{
+
+namespace
+{
+const QString k_sep = QStringLiteral(" · ");
+constexpr int k_max_lines = 2;
+} // namespace
+
+QStringList fit_parts(const QFontMetrics& fm, const QStringList& parts, int width, int max_lines)
+{
+    QStringList lines;
+    QString line;
+    for (const QString& part : parts) {
+        if (part.isEmpty()) continue;
+        const QString longer = line.isEmpty() ? part : line + k_sep + part;
+        if (fm.horizontalAdvance(longer) <= width) {
+            line = longer;
+            continue;
+        }
+        // Does not fit on this line: on a new one if there is one left, else it is left out.
+        if (!line.isEmpty() && lines.size() + 1 < max_lines && fm.horizontalAdvance(part) <= width) {
+            lines << line;
+            line = part;
+        }
+    }
+    if (!line.isEmpty()) lines << line;
+    return lines;
+}
+
+int draw_parts(QPainter& p, const QRect& r, const QStringList& parts, int max_lines)
+{
+    const QFontMetrics fm = p.fontMetrics();
+    const QStringList lines = fit_parts(fm, parts, r.width(), max_lines);
+    int y = r.top();
+    for (const QString& l : lines) {
+        p.drawText(QRect(r.left(), y, r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, l);
+        y += fm.height();
+    }
+    return y - r.top();
+}
+
+header_line::header_line(QWidget* parent)
+    : QWidget(parent)
+{
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+}
+
+void header_line::set_parts(const QStringList& parts)
+{
+    if (parts == m_parts) return;
+    m_parts = parts;
+    setToolTip(parts.join(k_sep));
+    fit_height();
+    update();
+}
+
+QStringList header_line::lines() const
+{
+    return fit_parts(fontMetrics(), m_parts, width(), k_max_lines);
+}
+
+QSize header_line::sizeHint() const
+{
+    return {fontMetrics().horizontalAdvance(m_parts.join(k_sep)), minimumHeight()};
+}
+
+QSize header_line::minimumSizeHint() const
+{
+    return {0, minimumHeight()};
+}
+
+void header_line::fit_height()
+{
+    const int n = std::max<int>(1, static_cast<int>(lines().size()));
+    const int h = n * fontMetrics().height();
+    if (h != minimumHeight()) {
+        setMinimumHeight(h);
+        setMaximumHeight(h);
+        updateGeometry();
+    }
+}
+
+void header_line::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    fit_height();
+}
+
+void header_line::paintEvent(QPaintEvent*)
+{
+    QPainter p(this);
+    p.setPen(text_color(palette()));
+    draw_parts(p, rect(), m_parts, k_max_lines);
+}
+
+} // namespace pcplab::ui
