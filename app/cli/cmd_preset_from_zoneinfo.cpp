@@ -3,12 +3,12 @@
 #include "commands.hpp"
 #include "zoneinfo_args.hpp"
 
+#include "io/output_file.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/preset.hpp"
 #include "sim/preset_from_zoneinfo.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <sys/stat.h>
 
 namespace pcplab::cli
@@ -17,31 +17,17 @@ namespace pcplab::cli
 namespace
 {
 
-// Write the preset whole or not at all: next to the target, then renamed over it. Anything at the path that
-// is not a regular file (a device, a FIFO, a directory, a symbolic link) is refused and left alone.
+// Write the preset whole or not at all (io::write_file_atomically). Anything at the path that is not a regular
+// file (a device, a FIFO, a directory, a symbolic link) is refused and left alone: a preset is a file to load
+// again, not a stream.
 void write_preset(const std::string& path, const std::string& text)
 {
     struct stat st {
     };
     if (lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
         throw cli_error("--out " + path + ": is not a regular file; refusing to replace it");
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-        f << text;
-        f.close();
-        if (!f) {
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            throw cli_error("--out " + path + ": cannot be written");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::filesystem::remove(tmp, ec);
-        throw cli_error("--out " + path + ": cannot be written (" + ec.message() + ")");
-    }
+    if (std::string err = io::write_file_atomically(path, text); !err.empty())
+        throw cli_error("--out " + path + ": cannot be written (" + err + ")");
 }
 
 } // namespace
