@@ -1,6 +1,8 @@
-// pcplab-cli check-zoneinfo FILE: a real machine's pagesets against the model's formulas.
+// pcplab-cli check-zoneinfo FILE: a real machine's pagesets against the formulas of the kernels that could
+// have printed them.
 #include "args.hpp"
 #include "commands.hpp"
+#include "zoneinfo_args.hpp"
 
 #include "procfs/zoneinfo_captures.hpp"
 #include "procfs/zoneinfo_check.hpp"
@@ -13,15 +15,12 @@ namespace pcplab::cli
 
 int cmd_check_zoneinfo(const std::vector<std::string>& args)
 {
-    parsed_args a = parse_args("check-zoneinfo", args, {{"--era", true, false}, {"--cpus-per-node", true, false}}, 1);
-    procfs::check_options opt;
-    if (auto e = a.get("--era")) {
-        auto choice = mm::choose_era(*e);
-        if (!choice) throw cli_error("--era: '" + *e + "' is not a kernel version (try v5.4, 6.7, 5.4.0-rc3)");
-        // The file came from this exact kernel: its version decides the formulas and the layout.
-        opt.era = choice->requested;
-    }
-    if (auto c = a.get("--cpus-per-node")) opt.cpus_per_node = parse_int_list("--cpus-per-node", *c, 0);
+    parsed_args a = parse_args("check-zoneinfo", args,
+        {{"--era", true, false}, {"--cpus-per-node", true, false}, {"--page-size", true, false},
+            {"--explain", false, false}},
+        1);
+    procfs::check_options opt = zoneinfo_check_options(a);
+    opt.explain = a.has("--explain");
     if (a.positional.empty()) throw cli_error("check-zoneinfo: missing FILE (a /proc/zoneinfo capture)");
     const std::string& file = a.positional.front();
 

@@ -16,6 +16,8 @@ int cmd_zoneinfo(const std::vector<std::string>& args);
 int cmd_buddyinfo(const std::vector<std::string>& args);
 int cmd_pagesets(const std::vector<std::string>& args);
 int cmd_check_zoneinfo(const std::vector<std::string>& args);
+int cmd_preset_from_zoneinfo(const std::vector<std::string>& args);
+std::string preset_from_zoneinfo_help(); // cmd_preset_from_zoneinfo.cpp
 int cmd_demo(const std::vector<std::string>& args);
 int cmd_costs(const std::vector<std::string>& args);
 std::string costs_help(); // help text kept with the command (cmd_costs.cpp)

@@ -53,7 +53,8 @@ std::string general_help()
            "  zoneinfo         /proc/zoneinfo of a simulated machine\n"
            "  buddyinfo        /proc/buddyinfo of a simulated machine\n"
            "  pagesets         how many pagesets have each batch/high value (Mel Gorman's breakdown)\n"
-           "  check-zoneinfo   compare a real /proc/zoneinfo with the model's batch/high formulas\n"
+           "  check-zoneinfo   compare a real /proc/zoneinfo with the kernel's batch/high formulas\n"
+           "  preset-from-zoneinfo  a preset that boots to a real /proc/zoneinfo's zones and limits\n"
            "  demo             seed 000 on the classroom preset: limits before and after deferred init\n"
            "  run              run a workload on a preset in virtual time: lock, PCP and zone figures\n"
            "  seeds            each seed's scenario, switch off and on, beside its published numbers\n"
@@ -89,12 +90,17 @@ std::optional<std::string> command_help(std::string_view command)
             + switch_list();
     if (command == "check-zoneinfo")
         return std::string(
-            "Usage: pcplab-cli check-zoneinfo FILE [--era VERSION] [--cpus-per-node N,N,...]\n\n"
-            "Recomputes batch/high (high_min/high_max) of every pageset in a real /proc/zoneinfo with the\n"
-            "model's formulas and says which match, which are stale (computed before deferred init\n"
-            "finished) and which differ.\n\n"
-            "  --era VERSION            the kernel that wrote the file; default: detected from its layout\n"
-            "  --cpus-per-node N,...    CPUs of each node; default: inferred from the file\n\n"
+            "Usage: pcplab-cli check-zoneinfo FILE [--era VERSION] [--cpus-per-node N,N,...] [--page-size KIB]\n"
+            "                                 [--explain]\n\n"
+            "Reads a real /proc/zoneinfo of any kernel from v2.6.13 on (indented, with CRLF, several dumps, or one\n"
+            "zone pasted from a mail), dates it by its layout, then tries every family of pageset formulas that\n"
+            "window allows at every page size and keeps the one that explains the most pagesets. Prints the\n"
+            "window, the family and why, and per zone which pagesets match, which a known behaviour explains\n"
+            "(seed 000's early sizing, high_max computed before memory joined the zone) and which differ.\n\n"
+            "  --era VERSION            the kernel that wrote the file; default: the layout and the numbers\n"
+            "  --cpus-per-node N,...    CPUs of each node; default: inferred from the file\n"
+            "  --page-size KIB          4, 16 or 64; default: inferred from the numbers\n"
+            "  --explain                each zone's batch, high and watermarks derived with the file's numbers\n\n"
             "Exit status: 0 every pageset matched or explained, 1 mismatches, 2 unreadable file.\n");
     if (command == "demo")
         return std::string("Usage: pcplab-cli demo [--preset NAME]\n\n"

@@ -25,6 +25,7 @@ constexpr command k_commands[] = {
     {"buddyinfo", cmd_buddyinfo},
     {"pagesets", cmd_pagesets},
     {"check-zoneinfo", cmd_check_zoneinfo},
+    {"preset-from-zoneinfo", cmd_preset_from_zoneinfo},
     {"demo", cmd_demo},
     {"costs", cmd_costs},
     {"run", cmd_run},
@@ -39,6 +40,7 @@ constexpr command k_commands[] = {
 std::optional<std::string> help_for(const std::string& name)
 {
     if (name == "costs") return costs_help();
+    if (name == "preset-from-zoneinfo") return preset_from_zoneinfo_help();
     if (name == "run") return run_help();
     if (name == "seeds") return seeds_help();
     if (name == "lessons") return lessons_help();

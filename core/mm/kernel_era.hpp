@@ -14,9 +14,39 @@ enum class pcp_high_rule {
 
 struct kernel_era {
     kernel_version version;
+    // The version whose pure formulas (zone_batchsize, the pageset limits, the watermark gaps, what they read)
+    // the machine follows, when it differs from `version`: a kernel older than every modelled era runs as
+    // v4.17 but sizes its pagesets and watermarks as it did itself. Unset ({}): `version`.
+    kernel_version formulas{};
+    const kernel_version& formula_version() const { return formulas.major ? formulas : version; }
 
-    // zone_batchsize caps managed/1024 at 512 KiB before v4.19 ("mm: increase max batch size"), 1 MiB after.
-    unsigned long batch_cap_bytes() const { return version.before(4, 19) ? (512UL << 10) : (1UL << 20); }
+    // zone_batchsize's cap on the pages it reads / 1024: 256 KiB up to v2.6.15, 512 KiB from v2.6.16 (a
+    // v2.6.14 capture shows the first, v2.6.17's source the second), 1 MiB from v4.19 (Aaron Lu, "mm,
+    // page_alloc: double zone's batchsize").
+    unsigned long batch_cap_bytes() const
+    {
+        const kernel_version& f = formula_version();
+        if (f.compare({2, 6, 16, 0}) < 0) return 256UL << 10;
+        return f.before(4, 19) ? (512UL << 10) : (1UL << 20);
+    }
+    // Up to v2.6.15 the clamp to 2^n - 1 rounded up ((1 << fls(b + b/2)) - 1); from v2.6.16 down.
+    bool batch_rounds_up() const { return formula_version().compare({2, 6, 16, 0}) < 0; }
+    // Before v3.8 (Jiang Liu's managed_pages series, posted November 2012) zone_batchsize, the watermarks
+    // and the vm stat threshold read present_pages; zoneinfo has no "managed" line then.
+    bool formulas_read_present() const { return formula_version().before(3, 8); }
+    // Before v2.6.25 every CPU had a hot and a cold list per zone (setup_pageset: hot high 6 x batch, cold
+    // high 2 x batch), printed as "cpu: N pcp: 0|1".
+    bool hot_cold_lists() const { return formula_version().compare({2, 6, 25, 0}) < 0; }
+    // v2.6.15 (Rohit Seth, "mm: set per-cpu-pages lower threshold to zero"): cold batch b/2 (was b), hot low 0
+    // (was 2 x b).
+    bool hot_low_zero_cold_batch_halved() const { return formula_version().compare({2, 6, 15, 0}) >= 0; }
+    // v4.6 (Johannes Weiner, "mm: scale kswapd watermarks in proportion to memory"): the min->low->high gap is
+    // at least watermark_scale_factor/10000 of the zone; before it was min/4 and min/2 above min.
+    bool has_watermark_scale_factor() const { return formula_version().at_least(4, 6); }
+    // A highmem zone's low and high sat min/4 and min/2 above its small fixed min in the v2.6.14 capture; in
+    // the v2.6.16 .. v2.6.24 family's capture (2007) they sit the zone's share/4 and /2 above, as later.
+    // The change is dated by those captures only, and taken to come with the v2.6.16 batch change.
+    bool highmem_gaps_from_min() const { return formula_version().compare({2, 6, 16, 0}) < 0; }
     pcp_high_rule high_rule() const
     {
         return version.before(5, 14) ? pcp_high_rule::six_times_batch : pcp_high_rule::low_watermark;

@@ -81,4 +81,11 @@ std::optional<era_choice> choose_era(std::string_view text)
     return c;
 }
 
+kernel_version formulas_of(const kernel_version& requested, const kernel_version& era)
+{
+    const kernel_version lowest = modelled_eras().front();
+    if (kernel_version{requested.major, requested.minor, 0, 0}.compare(lowest) < 0 && era == lowest) return requested;
+    return {};
+}
+
 } // namespace pcplab::mm

@@ -44,4 +44,9 @@ struct era_choice {
 };
 std::optional<era_choice> choose_era(std::string_view text);
 
+// The version whose pure formulas (pageset limits, watermarks) a machine of version `requested`, modelled as
+// `era`, follows: `requested` when it is older than every modelled era (it then runs as the lowest one but
+// sizes its pagesets and watermarks as it did itself), else {} (the era's own formulas).
+kernel_version formulas_of(const kernel_version& requested, const kernel_version& era);
+
 } // namespace pcplab::mm

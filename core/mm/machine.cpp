@@ -41,9 +41,16 @@ unsigned long present_in(const node_spec& n, pfn_t lo, pfn_t hi)
 // free_area_init / zone_spanned_pages_in_node / zone_absent_pages_in_node (v5.4 / v6.x, x86-64 bounds):
 // every node gets all zone types; a zone spans its bounds clipped to the node's first and last frame.
 machine::machine(const machine_spec& spec, const kernel_version& era_version, const patch_set& ps)
-    : era{era_version}
+    : machine(spec, kernel_era{era_version}, ps)
+{
+}
+
+machine::machine(const machine_spec& spec, const kernel_era& era_in, const patch_set& ps)
+    : era{era_in}
     , patches(ps)
     , sysctl(spec.sysctl)
+    , page_shift(spec.page_shift)
+    , pages_per_section(spec.pages_per_section)
     , m_spec(spec)
 {
     if (spec.nodes.empty()) throw std::invalid_argument("machine has no nodes");
@@ -99,7 +106,15 @@ machine::machine(const machine_spec& spec, const kernel_version& era_version, co
             z->idx = static_cast<zone_type>(t);
             z->node = static_cast<int>(nid);
             pfn_t lo = 0, hi = 0;
-            if (t <= ZONE_NORMAL) {
+            if (!ns.zones.empty()) {
+                // Zones given outright: each type at most once per node (checked by the preset loader).
+                for (const auto& e : ns.zones)
+                    if (e.type == z->idx) {
+                        lo = e.range.start;
+                        hi = e.range.end;
+                        z->highmem = e.highmem;
+                    }
+            } else if (t <= ZONE_NORMAL) {
                 lo = std::max(zone_low(z->idx), nstart);
                 hi = std::min(zone_high(z->idx, max_pfn), t == ZONE_NORMAL ? movable_start : nend);
             } else if (t == ZONE_MOVABLE) {

@@ -83,6 +83,8 @@ class machine
 {
 public:
     machine(const machine_spec& spec, const kernel_version& era, const patch_set& patches);
+    // With formulas of an older kernel (kernel_era::formulas).
+    machine(const machine_spec& spec, const kernel_era& era, const patch_set& patches);
     ~machine();
     machine(const machine&) = delete;
     machine& operator=(const machine&) = delete;
@@ -91,6 +93,8 @@ public:
     kernel_era era;
     patch_set patches;
     sysctl_values sysctl;
+    unsigned page_shift = PAGE_SHIFT; // from the spec: see machine_spec::page_shift
+    unsigned long pages_per_section = PAGES_PER_SECTION;
     unsigned long min_free_kbytes = 1024; // compiled-in default until init_per_zone_wmark_min runs
     long user_min_free_kbytes = -1;
     boot_stage stage = boot_stage::created;

@@ -17,11 +17,21 @@ struct pfn_range {
     unsigned long pages() const { return end - start; }
 };
 
+// A zone's pfn range given outright (a machine read from a real /proc/zoneinfo), instead of the x86-64 bounds.
+struct zone_extent {
+    zone_type type = ZONE_NORMAL;
+    pfn_range range;
+    // A 32-bit machine's ZONE_HIGHMEM, which the model keeps in the ZONE_MOVABLE slot (the zone above Normal):
+    // printed as HighMem and treated as highmem by the watermarks.
+    bool highmem = false;
+};
+
 struct node_spec {
     int socket = 0;
     std::vector<int> cpus; // logical CPU ids on this node (cpumask_of_node)
     std::vector<pfn_range> memory; // memblock.memory ranges of this node, sorted, non-overlapping
     std::vector<pfn_range> reserved; // memblock.reserved inside them (kernel image, memmap, firmware ...)
+    std::vector<zone_extent> zones; // empty: the zones follow from the x86-64 bounds (zone_sizes_init)
 };
 
 struct sysctl_values {
@@ -40,6 +50,11 @@ struct machine_spec {
     int init_threads = 0; // deferred-init threads per node when parallel; 0 = era default
     int sockets = 1;
     int threads_per_core = 1;
+    // PAGE_SHIFT and the memory section size of the machine's architecture. The simulated frames are of any
+    // size; the formulas that turn bytes into pages (zone_batchsize's cap, min_free_kbytes, the vm stat
+    // threshold, deferred init's early section) read these.
+    unsigned page_shift = PAGE_SHIFT;
+    unsigned long pages_per_section = PAGES_PER_SECTION;
     std::vector<node_spec> nodes;
     sysctl_values sysctl;
     // ZONE_MOVABLE size per node in pages (kernelcore=/movablecore=); 0 = no movable zone

@@ -39,10 +39,10 @@ zone* highest_zone(pglist_data& pg)
     return nullptr;
 }
 
-// defer_init (v4.17 .. v6.x): after more than PAGES_PER_SECTION valid frames of the node's highest zone,
-// the first section-aligned pfn is where deferred init starts. Before v4.17 the early part was
-// max(2 GiB, node spanned / 256) (not modelled: the era list starts at v4.17).
-pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz)
+// defer_init (v4.17 .. v6.x): after more than a section's worth (PAGES_PER_SECTION) of valid frames of the node's
+// highest zone, the first section-aligned pfn is where deferred init starts. Before v4.17 the early part was max(2 GiB,
+// node spanned / 256) (not modelled: the era list starts at v4.17).
+pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz, unsigned long section)
 {
     unsigned long nr_initialised = 0;
     for (const auto& r : ns.memory) {
@@ -50,10 +50,10 @@ pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz)
         pfn_t e = std::min<pfn_t>(r.end, static_cast<pfn_t>(hz.zone_end_pfn()));
         for (pfn_t pfn = s; pfn < e; ++pfn) {
             ++nr_initialised;
-            if (nr_initialised > PAGES_PER_SECTION && (pfn & (PAGES_PER_SECTION - 1)) == 0) return pfn;
+            if (nr_initialised > section && (pfn & (section - 1)) == 0) return pfn;
             // Skip ahead: nothing can defer before the count passes a section.
-            if (nr_initialised < PAGES_PER_SECTION) {
-                unsigned long skip = std::min<unsigned long>(PAGES_PER_SECTION - nr_initialised, e - pfn - 1);
+            if (nr_initialised < section) {
+                unsigned long skip = std::min<unsigned long>(section - nr_initialised, e - pfn - 1);
                 pfn += static_cast<pfn_t>(skip);
                 nr_initialised += skip;
             }
@@ -132,8 +132,9 @@ void mem_init(machine& m)
         pglist_data& pg = *m.nodes[nid];
         const node_spec& ns = m.spec().nodes[nid];
         zone* hz = highest_zone(pg);
-        pg.first_deferred_pfn
-            = hz && m.era.deferred_init_first_section_only() ? first_deferred_pfn_of(ns, *hz) : NO_PFN;
+        pg.first_deferred_pfn = hz && m.era.deferred_init_first_section_only()
+            ? first_deferred_pfn_of(ns, *hz, m.pages_per_section)
+            : NO_PFN;
 
         auto init_range = [&](pfn_t s, pfn_t e) {
             for (const auto& r : ns.memory)

@@ -2,6 +2,8 @@
 // The code that writes them into a machine's pagesets is in zone_pcp_update.cpp.
 #include "pcp_limits.hpp"
 
+#include "bitops.hpp"
+
 #include <algorithm>
 
 namespace pcplab::mm
@@ -10,30 +12,27 @@ namespace pcplab::mm
 namespace
 {
 
-// rounddown_pow_of_two (include/linux/log2.h) for b >= 1.
-unsigned long rounddown_pow_of_two(unsigned long b)
-{
-    unsigned long p = 1;
-    while (p <= b / 2) p <<= 1;
-    return p;
-}
-
-// pageset_set_high_and_batch's two branches (v5.4; the same rule since v2.6, folded into one function in v5.11).
-pcp_limits six_times_batch_limits(const kernel_era& era, unsigned long managed, int fraction)
+// pageset_set_high_and_batch's two branches (v5.4; the same rule since v2.6, folded into one function in v5.11;
+// before v2.6.25 the hot list of setup_pageset).
+pcp_limits six_times_batch_limits(const kernel_era& era, const zone_limit_inputs& in, int fraction)
 {
     pcp_limits l;
+    const unsigned long pages = in.sized_pages(era);
     if (fraction) {
         // vm.percpu_pagelist_fraction: high is a fraction of the zone, batch a quarter of that, but no more
-        // than PAGE_SHIFT * 8 (96) so one refill cannot hold zone->lock for long.
-        unsigned long high = managed / static_cast<unsigned long>(fraction);
+        // than PAGE_SHIFT * 8 (96 with 4 KiB pages) so one refill cannot hold zone->lock for long.
+        unsigned long high = pages / static_cast<unsigned long>(fraction);
         unsigned long quarter = high / 4;
+        const unsigned long cap = in.page_shift * 8UL;
         l.high = static_cast<int>(high);
-        l.batch = quarter > PAGE_SHIFT * 8 ? static_cast<int>(PAGE_SHIFT * 8) : std::max(1, static_cast<int>(quarter));
+        l.batch = quarter > cap ? static_cast<int>(cap) : std::max(1, static_cast<int>(quarter));
     } else {
         // pageset_set_batch: high from the raw batch (0 for a tiny zone, so DMA gets high 0), batch at least 1.
-        int b = zone_batchsize(era, managed);
+        int b = zone_batchsize(era, pages, in.page_shift);
         l.high = 6 * b;
         l.batch = std::max(1, b);
+        // v2.6.13 .. v2.6.14: the hot list refilled below low = 2 x batch (Rohit Seth set it to 0 in v2.6.15).
+        if (era.hot_cold_lists() && !era.hot_low_zero_cold_batch_halved()) l.low = 2 * b;
     }
     // No separate high_min/high_max before v6.7: report the one value for both.
     l.high_min = l.high_max = l.high;
@@ -42,19 +41,21 @@ pcp_limits six_times_batch_limits(const kernel_era& era, unsigned long managed, 
 
 } // namespace
 
-// zone_batchsize (mm/page_alloc.c, v4.17 .. v6.19): about 0.1% of the zone, capped at batch_cap_bytes
-// (512 KiB before v4.19, 1 MiB after), quartered, then clamped to 2^n - 1 because power-of-two batches
-// alias badly in the cache. Can return 0 (a b of 1 maps to 2^0 - 1) until v6.19 returns 1 instead.
-int zone_batchsize(const kernel_era& era, unsigned long managed_pages)
+// zone_batchsize (mm/page_alloc.c, v2.6.13 .. v6.19): about 0.1% of the zone, capped at batch_cap_bytes
+// (256 KiB, then 512 KiB, 1 MiB from v4.19), quartered, then clamped to 2^n - 1 because power-of-two batches
+// alias badly in the cache (rounding up before v2.6.16, down after). Can return 0 (a b of 1 maps to 2^0 - 1)
+// until v6.19 returns 1 instead.
+int zone_batchsize(const kernel_era& era, unsigned long pages, unsigned page_shift)
 {
-    unsigned long b = std::min(managed_pages >> 10, era.batch_cap_bytes() / PAGE_SIZE);
+    unsigned long b = std::min(pages >> 10, era.batch_cap_bytes() >> page_shift);
     b /= 4; // "we effectively *= 4 below": nothing does any more, but the quartering stayed
-    if (era.version.at_least(6, 19)) {
+    if (era.formula_version().at_least(6, 19)) {
         // v6.19 "mm/page_alloc: Prevent reporting pcp->batch = 0"
         if (b <= 1) return 1;
     } else if (b < 1) {
         b = 1;
     }
+    if (era.batch_rounds_up()) return static_cast<int>(2 * rounddown_pow_of_two(b + b / 2) - 1); // 1 << fls()
     return static_cast<int>(rounddown_pow_of_two(b + b / 2) - 1);
 }
 
@@ -75,11 +76,11 @@ pcp_limits compute_pcp_limits(
     const kernel_era& era, bool autotune, const zone_limit_inputs& in, const sysctl_values& sysctl)
 {
     if (era.high_rule() == pcp_high_rule::six_times_batch)
-        return six_times_batch_limits(era, in.managed_pages, sysctl.percpu_pagelist_fraction);
+        return six_times_batch_limits(era, in, sysctl.percpu_pagelist_fraction);
 
     pcp_limits l;
     // v5.14 disassociated high from batch: the batch depends only on the zone size now.
-    l.batch = std::max(1, zone_batchsize(era, in.managed_pages));
+    l.batch = std::max(1, zone_batchsize(era, in.managed_pages, in.page_shift));
     int fraction = sysctl.percpu_pagelist_high_fraction;
     auto highsize = [&](int f) { return zone_highsize(in.managed_pages, in.low_wmark, l.batch, in.nr_split_cpus, f); };
     if (!autotune) {
@@ -95,6 +96,18 @@ pcp_limits compute_pcp_limits(
         l.high_max = highsize(MIN_PERCPU_PAGELIST_HIGH_FRACTION);
         l.high = l.high_min;
     }
+    return l;
+}
+
+// setup_pageset's cold list (mm/page_alloc.c, v2.6.13 .. v2.6.24): a third of the hot list's high, for pages
+// freed cold (page cache reclaim); its batch b until Rohit Seth halved it in v2.6.15.
+pcp_limits cold_pcp_limits(const kernel_era& era, const zone_limit_inputs& in)
+{
+    int b = zone_batchsize(era, in.sized_pages(era), in.page_shift);
+    pcp_limits l;
+    l.high = 2 * b;
+    l.batch = std::max(1, era.hot_low_zero_cold_batch_halved() ? b / 2 : b);
+    l.high_min = l.high_max = l.high;
     return l;
 }
 

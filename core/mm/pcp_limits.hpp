@@ -22,11 +22,13 @@ struct pcp_limits {
     int high = 0;
     int high_min = 0;
     int high_max = 0;
+    int low = 0; // per_cpu_pages.low of v2.6.13 .. v2.6.16 (2 x batch on the hot list up to v2.6.14), else 0
     bool operator==(const pcp_limits&) const = default;
 };
 
-// zone_batchsize (v4.17 .. v6.18): managed/1024 capped at batch_cap, /4, clamped to 2^n - 1; may return 0.
-int zone_batchsize(const kernel_era& era, unsigned long managed_pages);
+// zone_batchsize (v2.6.13 .. v6.19): the zone's pages/1024 capped at batch_cap, /4, clamped to 2^n - 1;
+// may return 0 before v6.19. `pages` is what the era reads: managed (v3.8+) or present pages.
+int zone_batchsize(const kernel_era& era, unsigned long pages, unsigned page_shift = PAGE_SHIFT);
 
 // zone_highsize (v5.14 .. v6.6; v6.7+ with the fraction argument): the low watermark (fraction 0) or
 // managed/fraction, split over nr_split_cpus, at least 4 * batch.
@@ -39,12 +41,22 @@ struct zone_limit_inputs {
     unsigned long low_wmark = 0; // low_wmark_pages(zone), boost included
     int nr_split_cpus = 1; // CPUs of the zone's node (+1 when called for a CPU coming online),
                            // or num_online_cpus() for a CPU-less node
+    unsigned long present_pages = 0; // what kernels before v3.8 read instead of managed_pages
+    unsigned page_shift = PAGE_SHIFT;
+    // The pages zone_batchsize and the fraction sysctls read in this era.
+    unsigned long sized_pages(const kernel_era& era) const
+    {
+        return era.formulas_read_present() ? present_pages : managed_pages;
+    }
 };
 
-// pageset_set_high_and_batch (v5.4) / zone_set_pageset_high_and_batch (v5.14+, v6.7+) as a pure function:
-// the limits every pageset of a zone gets. `autotune` is the pcp-high-autotune switch.
+// pageset_set_high_and_batch (v5.4; setup_pageset's hot list before v2.6.25) / zone_set_pageset_high_and_batch
+// (v5.14+, v6.7+) as a pure function: the limits every pageset of a zone gets. `autotune` is the
+// pcp-high-autotune switch.
 pcp_limits compute_pcp_limits(
     const kernel_era& era, bool autotune, const zone_limit_inputs& in, const sysctl_values& sysctl);
+// setup_pageset's cold list (v2.6.13 .. v2.6.24): high 2 x batch, batch b (b/2 from v2.6.15), low 0.
+pcp_limits cold_pcp_limits(const kernel_era& era, const zone_limit_inputs& in);
 
 // nr_split_cpus for a zone as zone_highsize counts it (cpumask_of_node + cpu_online, or all online CPUs).
 int zone_nr_split_cpus(const machine& m, const zone& z, int cpu_online);
@@ -62,8 +74,9 @@ void setup_per_cpu_pageset(machine& m);
 std::string set_percpu_pagelist_fraction(machine& m, int value);
 std::string set_percpu_pagelist_high_fraction(machine& m, int value);
 
-// calculate_normal_threshold (mm/vmstat.c, v5.4 .. v6.19): the per-CPU vm stat threshold of a zone.
-int calculate_normal_threshold(unsigned long managed_pages, int num_online_cpus);
+// calculate_normal_threshold (mm/vmstat.c, v2.6.x .. v6.19): the per-CPU vm stat threshold of a zone from
+// its managed pages (present pages before v3.8).
+int calculate_normal_threshold(unsigned long pages, int num_online_cpus, unsigned page_shift = PAGE_SHIFT);
 // refresh_zone_stat_thresholds: store it in every pageset.
 void refresh_zone_stat_thresholds(machine& m);
 

@@ -14,18 +14,18 @@ namespace pcplab::mm
 namespace
 {
 
-// mult_frac (include/linux/math.h): x * n / d without overflowing the product.
-unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d)
-{
-    unsigned long q = x / d, r = x % d;
-    return q * n + r * n / d;
-}
-
-// is_highmem() on x86-64 is always false; from v6.x ZONE_MOVABLE is treated like highmem here
-// ("mm: cap zone movable's min wmark to small value" / "fix min_free_kbytes calculation regarding ZONE_MOVABLE").
+// is_highmem(): a 32-bit machine's HighMem; never on x86-64, where from v6.x ZONE_MOVABLE is treated like
+// highmem here ("mm: cap zone movable's min wmark to small value" / "fix min_free_kbytes calculation regarding
+// ZONE_MOVABLE").
 bool highmem_like(const kernel_era& era, const zone& z)
 {
-    return era.movable_is_highmem_like() && z.idx == ZONE_MOVABLE;
+    return z.highmem || (era.movable_is_highmem_like() && z.idx == ZONE_MOVABLE);
+}
+
+// What the watermark formulas read of a zone: managed pages, present pages before v3.8.
+unsigned long sized_pages(const kernel_era& era, const zone& z)
+{
+    return era.formulas_read_present() ? z.present_pages : z.managed();
 }
 
 } // namespace
@@ -42,6 +42,12 @@ unsigned long nr_free_buffer_pages(const machine& m)
             if (size > high) sum += size - high;
         }
     return sum;
+}
+
+unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d)
+{
+    unsigned long q = x / d, r = x % d;
+    return q * n + r * n / d;
 }
 
 // int_sqrt (lib/math/int_sqrt.c): floor of the square root, bit by bit.
@@ -71,23 +77,24 @@ unsigned long calculate_min_free_kbytes(const kernel_era& era, unsigned long low
     return std::clamp(v, 128UL, era.min_free_kbytes_upper());
 }
 
-// setup_per_zone_wmarks / __setup_per_zone_wmarks (v4.17 .. v6.19). Every zone, populated or not, gets a
+// setup_per_zone_wmarks / __setup_per_zone_wmarks (v2.6.13 .. v6.19). Every zone, populated or not, gets a
 // share of min_free_kbytes in proportion to its size among the lowmem zones; highmem-like zones get a small
 // fixed minimum instead (allocations that may dip below min rarely need them). The min->low->high gaps are
-// a quarter of that share or watermark_scale_factor/10000 of the zone, whichever is larger.
+// a quarter of that share or watermark_scale_factor/10000 of the zone, whichever is larger (v4.6+); before
+// v4.6 low and high sat a quarter and a half of the share above min. Sizes are present pages before v3.8.
 // zone->lock is not taken: this runs at boot or from a sysctl on the engine's thread.
 void setup_per_zone_wmarks(machine& m)
 {
     const kernel_era& era = m.era;
-    unsigned long pages_min = m.min_free_kbytes >> (PAGE_SHIFT - 10);
+    unsigned long pages_min = m.min_free_kbytes >> (m.page_shift - 10);
     unsigned long lowmem_pages = 0;
     m.for_each_zone([&](zone& z) {
-        if (!highmem_like(era, z)) lowmem_pages += z.managed();
+        if (!highmem_like(era, z)) lowmem_pages += sized_pages(era, z);
     });
 
     unsigned long factor = static_cast<unsigned long>(std::max(m.sysctl.watermark_scale_factor, 0));
     m.for_each_zone([&](zone& z) {
-        unsigned long managed = z.managed();
+        unsigned long managed = sized_pages(era, z);
         // 64-bit product as the kernel's u64 do_div; no lowmem at all (nothing freed yet) means no share.
         unsigned long tmp = lowmem_pages ? pages_min * managed / lowmem_pages : 0;
         if (highmem_like(era, z))
@@ -95,8 +102,16 @@ void setup_per_zone_wmarks(machine& m)
         else
             z._watermark[WMARK_MIN] = tmp;
 
-        tmp = std::max(tmp >> 2, mult_frac(managed, factor, 10000));
         z.watermark_boost = 0;
+        if (highmem_like(era, z) && era.highmem_gaps_from_min()) tmp = z._watermark[WMARK_MIN];
+        if (!era.has_watermark_scale_factor()) {
+            // Before v4.6: low and high a quarter and a half of the zone's share above min.
+            z._watermark[WMARK_LOW] = z._watermark[WMARK_MIN] + (tmp >> 2);
+            z._watermark[WMARK_HIGH] = z._watermark[WMARK_MIN] + (tmp >> 1);
+            z._watermark[WMARK_PROMO] = 0;
+            return;
+        }
+        tmp = std::max(tmp >> 2, mult_frac(managed, factor, 10000));
         z._watermark[WMARK_LOW] = z._watermark[WMARK_MIN] + tmp;
         // v5.4 writes HIGH = MIN + 2 * tmp; v5.18 chains HIGH = LOW + tmp and adds PROMO: the same values.
         z._watermark[WMARK_HIGH] = z._watermark[WMARK_LOW] + tmp;
@@ -114,7 +129,7 @@ void setup_per_zone_wmarks(machine& m)
 // is applied as the sysctl write at the end of boot would apply it (it becomes the user value).
 void init_per_zone_wmark_min(machine& m)
 {
-    unsigned long lowmem_kbytes = nr_free_buffer_pages(m) * (PAGE_SIZE >> 10);
+    unsigned long lowmem_kbytes = nr_free_buffer_pages(m) * ((1UL << m.page_shift) >> 10);
     long new_min = static_cast<long>(int_sqrt(lowmem_kbytes * 16));
     if (new_min > m.user_min_free_kbytes) m.min_free_kbytes = calculate_min_free_kbytes(m.era, lowmem_kbytes);
     // else: the kernel keeps the user's value ("min_free_kbytes is not updated to ...")

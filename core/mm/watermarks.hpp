@@ -14,6 +14,8 @@ unsigned long nr_free_buffer_pages(const machine& m);
 // clamped to [128, era upper]; returns the value to use given the user setting.
 unsigned long calculate_min_free_kbytes(const kernel_era& era, unsigned long lowmem_kbytes);
 unsigned long int_sqrt(unsigned long x);
+// mult_frac (include/linux/math.h): x * n / d without overflowing the product.
+unsigned long mult_frac(unsigned long x, unsigned long n, unsigned long d);
 // setup_per_zone_wmarks / __setup_per_zone_wmarks (v5.4 / v6.x), then (v5.14+) zone_pcp_update of every zone.
 void setup_per_zone_wmarks(machine& m);
 // setup_per_zone_lowmem_reserve (v5.4 / v6.x) with the default sysctl_lowmem_reserve_ratio.

@@ -21,6 +21,8 @@ enum zone_flag : unsigned {
 struct zone {
     zone_type idx = ZONE_DMA;
     int node = 0;
+    bool highmem = false; // a 32-bit machine's HighMem in the ZONE_MOVABLE slot (machine_spec's zone_extent)
+    const char* name() const { return highmem ? "HighMem" : zone_name(idx); }
 
     // spanned = end - start (holes included); present = frames that exist; managed = frames given to the
     // buddy allocator so far. managed grows while deferred init runs, so it is atomic: the init threads add to

@@ -70,6 +70,8 @@ void zone_set_pageset_high_and_batch(machine& m, zone& z, int cpu_online, limits
     bool autotune = autotune_active(m);
     zone_limit_inputs in;
     in.managed_pages = z.managed();
+    in.present_pages = z.present_pages;
+    in.page_shift = m.page_shift;
     in.low_wmark = z.low_wmark_pages();
     in.nr_split_cpus = zone_nr_split_cpus(m, z, cpu_online);
     pcp_limits want = compute_pcp_limits(m.era, autotune, in, m.sysctl);

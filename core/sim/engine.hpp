@@ -30,6 +30,7 @@ struct boot_observer; // sim/machine_config.hpp
 struct engine_config {
     mm::machine_spec spec;
     mm::kernel_version era;
+    mm::kernel_version formulas{}; // an older kernel's formulas (mm::formulas_of), {} = the era's own
     mm::patch_set patches;
     std::string workload = "kernbench";
     double intensity = 1.0;

@@ -48,7 +48,7 @@ engine::impl::~impl()
 void engine::impl::create_machine()
 {
     pending_init.reset(); // it refers to the old machine
-    m = build_machine(cfg.spec, cfg.era, cfg.patches);
+    m = build_machine(cfg.spec, mm::kernel_era{cfg.era, cfg.formulas}, cfg.patches);
     m->on_limits_change = [this](const mm::limits_change& lc) { on_limits_change(lc); };
     for (int c : cfg.cpus)
         if (c < 0 || c >= m->nr_cpu_ids())

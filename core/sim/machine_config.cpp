@@ -66,6 +66,8 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     cfg.requested = choice->requested;
     cfg.era = choice->era;
     cfg.era_note = choice->note;
+    if (auto f = mm::formulas_of(cfg.requested, cfg.era); f.major)
+        cfg.era_note += " (its pageset and watermark formulas are " + f.str() + "'s)";
 
     // The switches a kernel of the *requested* version has (5.4.0-rc3 still lacks seed 000's fix) ...
     cfg.patches = mm::default_patches(cfg.requested);
@@ -106,7 +108,7 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
 }
 
 std::unique_ptr<mm::machine> build_machine(
-    const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& patches)
+    const mm::machine_spec& spec, const mm::kernel_era& era, const mm::patch_set& patches)
 {
     auto m = std::make_unique<mm::machine>(spec, era, patches);
     // PCPLAB_VERIFY=1: the debug option that runs verify() after every allocator operation.
@@ -117,7 +119,7 @@ std::unique_ptr<mm::machine> build_machine(
 
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg)
 {
-    return build_machine(cfg.spec, cfg.era, cfg.patches);
+    return build_machine(cfg.spec, mm::kernel_era{cfg.era, mm::formulas_of(cfg.requested, cfg.era)}, cfg.patches);
 }
 
 workload_env planned_workload_env(const machine_config& cfg, double intensity, const std::vector<int>& cpus)
@@ -142,6 +144,7 @@ engine_config engine_config_for(const machine_config& cfg)
     engine_config ec;
     ec.spec = cfg.spec;
     ec.era = cfg.era;
+    ec.formulas = mm::formulas_of(cfg.requested, cfg.era);
     ec.patches = cfg.patches;
     ec.keep_events = false;
     return ec;

@@ -68,7 +68,7 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
 // Every machine the program runs is built here: with PCPLAB_VERIFY set (and not "0") in the environment, the
 // allocator's invariant check (mm::verify) runs after every allocation and free of the machine.
 std::unique_ptr<mm::machine> build_machine(
-    const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& patches);
+    const mm::machine_spec& spec, const mm::kernel_era& era, const mm::patch_set& patches);
 std::unique_ptr<mm::machine> build_machine(const machine_config& cfg);
 // The engine_config of this machine (spec, era, switches); the caller adds the workload and its knobs.
 // A summary needs counters, not the event log, so events are off.

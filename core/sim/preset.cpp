@@ -7,6 +7,7 @@
 #include "mm/patch_switches.hpp"
 #include "preset_json.hpp"
 #include "preset_layout.hpp"
+#include "preset_zones.hpp"
 #include "program/data_dirs.hpp"
 
 #include <nlohmann/json.hpp>
@@ -59,12 +60,13 @@ struct node_input {
     int socket = 0;
     int cpus = 0;
     node_memory_request mem;
+    std::vector<zone_request> zones; // given outright instead of memory_gib
 };
 
 node_input read_node(
     const json& v, const std::string& path, std::size_t idx, std::size_t nr_nodes, int sockets, int tpc)
 {
-    object_reader r(v, path, {"socket", "cpus", "memory_gib", "reserved_mb"});
+    object_reader r(v, path, {"socket", "cpus", "memory_gib", "reserved_mb", "zones"});
     node_input n;
     // Default: nodes spread evenly over the sockets in order (one per socket, or NPS/SNC sub-nodes).
     n.socket = static_cast<int>(idx * static_cast<std::size_t>(sockets) / nr_nodes);
@@ -74,6 +76,15 @@ node_input read_node(
     if (n.cpus % tpc != 0)
         throw field_error{r.path("cpus"),
             "must be a multiple of threads_per_core (" + std::to_string(tpc) + "), not " + std::to_string(n.cpus)};
+    if (const json* z = r.get("zones")) {
+        // A machine read from a /proc/zoneinfo: its zones' sizes replace the x86 memory map.
+        for (const char* other : {"memory_gib", "reserved_mb"})
+            if (r.get(other))
+                throw field_error{
+                    r.path(other), "cannot be given with \"zones\" (the zones say how much memory there is)"};
+        n.zones = detail::read_zones(*z, r.path("zones"));
+        return n;
+    }
     double gib = detail::get_number(r.require("memory_gib"), r.path("memory_gib"), MIN_NODE_GIB, MAX_TOTAL_GIB);
     n.mem.pages = static_cast<unsigned long>(std::floor(gib * PAGES_PER_GIB));
     if (const json* res = r.get("reserved_mb")) {
@@ -86,13 +97,13 @@ node_input read_node(
 }
 
 void read_sysctl(const json& v, const std::string& path, const mm::kernel_version& ver, unsigned long total_pages,
-    mm::sysctl_values& out)
+    unsigned page_shift, mm::sysctl_values& out)
 {
     object_reader r(v, path,
         {"min_free_kbytes", "watermark_scale_factor", "percpu_pagelist_fraction", "percpu_pagelist_high_fraction"});
     if (const json* m = r.get("min_free_kbytes")) {
         // The sysctl accepts any int >= 0; a min watermark above a quarter of memory leaves nothing to simulate.
-        const long max_kb = static_cast<long>(total_pages * (mm::PAGE_SIZE / 1024) / 4);
+        const long max_kb = static_cast<long>(total_pages * ((1UL << page_shift) / 1024) / 4);
         long kb = detail::get_int(*m, r.path("min_free_kbytes"), 0, std::numeric_limits<int>::max());
         if (kb > max_kb)
             throw field_error{r.path("min_free_kbytes"),
@@ -128,7 +139,7 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
         throw field_error{"", std::string("a preset must be a JSON object, not ") + root.type_name()};
     object_reader top(root, "",
         {"description", "era", "patches", "init_threads", "sockets", "threads_per_core", "nodes", "sysctl",
-            "movable_pages_per_node", "cost_model"});
+            "movable_pages_per_node", "cost_model", "page_size_kib", "section_mib"});
     mm::machine_spec spec;
     spec.source_file = path;
     spec.name = std::filesystem::path(path).stem().string();
@@ -157,16 +168,36 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
     for (std::size_t i = 0; i < nodes.size(); ++i)
         in.push_back(read_node(nodes[i], index_path("nodes", i), i, nodes.size(), spec.sockets, spec.threads_per_core));
 
+    // Zones given outright: every node, and then the page and section sizes may differ from x86-64's.
+    const bool by_zones = !in.front().zones.empty();
+    for (std::size_t i = 0; i < in.size(); ++i)
+        if (in[i].zones.empty() == by_zones)
+            throw field_error{index_path("nodes", i),
+                by_zones ? "has no \"zones\" while nodes[0] has: give every node its zones"
+                         : "has \"zones\" while nodes[0] has memory_gib: give every node the same kind"};
+    if (const json* p = top.get("page_size_kib")) {
+        spec.page_shift = detail::read_page_shift(*p, "page_size_kib");
+        if (!by_zones && spec.page_shift != mm::PAGE_SHIFT)
+            throw field_error{
+                "page_size_kib", "needs nodes given by \"zones\" (the x86 memory map is in 4 KiB frames)"};
+    }
+    if (const json* sec = top.get("section_mib"))
+        spec.pages_per_section = detail::read_section_pages(*sec, "section_mib", spec.page_shift);
+
     std::vector<int> socket_of, cpus_of;
     std::vector<node_memory_request> mem;
+    std::vector<std::vector<zone_request>> zones;
     long total_cpus = 0;
     double total_gib = 0;
     for (const auto& n : in) {
         socket_of.push_back(n.socket);
         cpus_of.push_back(n.cpus);
         mem.push_back(n.mem);
+        zones.push_back(n.zones);
         total_cpus += n.cpus;
-        total_gib += static_cast<double>(n.mem.pages) / PAGES_PER_GIB;
+        unsigned long pages = n.mem.pages;
+        for (const auto& z : n.zones) pages += z.present;
+        total_gib += static_cast<double>(pages) * static_cast<double>(1UL << spec.page_shift) / double(1UL << 30);
     }
     if (total_cpus == 0) throw field_error{"nodes", "no node has CPUs: at least one node needs \"cpus\" > 0"};
     if (total_cpus > MAX_CPUS)
@@ -187,11 +218,14 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
         spec.nodes[i].socket = in[i].socket;
         spec.nodes[i].cpus = std::move(cpus[i]);
     }
-    std::uint64_t end = layout_x86_memory(spec.nodes, mem, choice->requested);
-    if (end >= mm::NO_PFN)
+    if (by_zones) {
+        if (layout_zones(spec.nodes, zones, spec.pages_per_section) >= mm::NO_PFN)
+            throw field_error{"nodes", "the zones end above frame 2^32, the model's 32-bit pfn limit"};
+    } else if (layout_x86_memory(spec.nodes, mem, choice->requested) >= mm::NO_PFN) {
         throw field_error{index_path("nodes", in.size() - 1) + ".memory_gib",
             "the memory map (with the 1 GiB PCI hole below 4 GiB) ends above 16 TiB, the model's "
             "32-bit pfn limit"};
+    }
     unsigned long total_pages = 0, smallest_node = ~0UL;
     for (const auto& n : spec.nodes) {
         unsigned long p = 0;
@@ -219,10 +253,13 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
     }
     if (const json* t = top.get("init_threads"))
         spec.init_threads = static_cast<int>(detail::get_int(*t, "init_threads", 0, MAX_CPUS));
-    if (const json* s = top.get("sysctl")) read_sysctl(*s, "sysctl", choice->requested, total_pages, spec.sysctl);
-    if (const json* m = top.get("movable_pages_per_node"))
+    if (const json* s = top.get("sysctl"))
+        read_sysctl(*s, "sysctl", choice->requested, total_pages, spec.page_shift, spec.sysctl);
+    if (const json* m = top.get("movable_pages_per_node")) {
+        if (by_zones) throw field_error{"movable_pages_per_node", "cannot be given with zones (list a Movable zone)"};
         spec.movable_pages_per_node = static_cast<unsigned long>(
             detail::get_int(*m, "movable_pages_per_node", 0, static_cast<long>(smallest_node) - 1));
+    }
     if (const json* c = top.get("cost_model")) {
         object_reader cr(*c, "cost_model", {});
         for (auto it = c->begin(); it != c->end(); ++it) {

@@ -126,6 +126,32 @@ std::uint64_t layout_x86_memory(
     return cursor;
 }
 
+std::uint64_t layout_zones(
+    std::vector<mm::node_spec>& nodes, const std::vector<std::vector<zone_request>>& zones, unsigned long section_pages)
+{
+    u64 cursor = 0;
+    for (std::size_t i = 0; i < zones.size() && i < nodes.size(); ++i) {
+        mm::node_spec& n = nodes[i];
+        n.memory.clear();
+        n.reserved.clear();
+        n.zones.clear();
+        cursor = (cursor + section_pages - 1) / section_pages * section_pages;
+        std::vector<zone_request> sorted = zones[i];
+        std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.type < b.type; });
+        for (const auto& z : sorted) {
+            const u64 end = cursor + z.present;
+            add_range(n.memory, std::min<u64>(cursor, mm::NO_PFN), std::min<u64>(end, mm::NO_PFN));
+            add_range(n.reserved, std::min<u64>(cursor + z.managed, mm::NO_PFN), std::min<u64>(end, mm::NO_PFN));
+            n.zones.push_back({z.type,
+                {static_cast<mm::pfn_t>(std::min<u64>(cursor, mm::NO_PFN)),
+                    static_cast<mm::pfn_t>(std::min<u64>(end, mm::NO_PFN))},
+                z.highmem});
+            cursor = end;
+        }
+    }
+    return cursor;
+}
+
 std::vector<std::vector<int>> enumerate_cpus(
     const std::vector<int>& node_socket, const std::vector<int>& node_cpus, int threads_per_core)
 {

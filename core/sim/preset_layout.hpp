@@ -40,6 +40,20 @@ struct node_memory_request {
 std::uint64_t layout_x86_memory(
     std::vector<mm::node_spec>& nodes, const std::vector<node_memory_request>& req, const mm::kernel_version& era);
 
+// A zone a preset gives outright (a machine read from a /proc/zoneinfo): its type and sizes.
+struct zone_request {
+    mm::zone_type type = mm::ZONE_NORMAL;
+    bool highmem = false; // HighMem, kept in the ZONE_MOVABLE slot (see mm::zone_extent)
+    unsigned long present = 0;
+    unsigned long managed = 0;
+};
+
+// Lay out nodes whose zones are given outright: each node starts on a memory section, its zones follow one
+// another in zone order without holes, and each zone's present - managed pages are reserved at its top (so
+// deferred init's early section stays whole). Fills memory, reserved and zones of `nodes`; returns the end pfn.
+std::uint64_t layout_zones(std::vector<mm::node_spec>& nodes, const std::vector<std::vector<zone_request>>& zones,
+    unsigned long section_pages);
+
 // The frames a node's memmap takes: present pages * 64 bytes, rounded up to whole frames.
 unsigned long default_reserved_pages(unsigned long present_pages);
 

@@ -62,6 +62,8 @@ check_table <<ROWS
 2	--cpus-per-node	must be at least 0, not -1	check-zoneinfo $zi --cpus-per-node -1
 2	--cpus-per-node	empty item	check-zoneinfo $zi --cpus-per-node 2,,2
 2	--era	is not a kernel version	check-zoneinfo $zi --era 5.4.0-rc$big
+2	--page-size	is not a page size in KiB (4, 16 or 64)	check-zoneinfo $zi --page-size 8
+2	--page-size	is not a whole number	check-zoneinfo $zi --page-size x
 2	FILE	missing FILE	check-zoneinfo
 2	unexpected argument	extra	check-zoneinfo $zi extra
 2	--only	$big	seeds --only $big

@@ -15,6 +15,7 @@
 #include "window/switch_table.hpp"
 #include "window/view_area.hpp"
 #include "window/window_status.hpp"
+#include "window/zoneinfo_dialog.hpp"
 
 #include "lessons/seed_stories.hpp"
 
@@ -44,6 +45,13 @@ void main_window::build_menus()
 
     QMenu* file = menuBar()->addMenu(tr("&File"));
     m_session->add_actions(file);
+    add(file, tr("Open /proc/zoneinfo..."), {}, tr("Check a real machine's /proc/zoneinfo and boot that machine"),
+        [this] {
+            auto* d = new zoneinfo_dialog(this);
+            d->setAttribute(Qt::WA_DeleteOnClose);
+            connect(d, &zoneinfo_dialog::boot_requested, m_machine, &machine_control::choose_preset);
+            d->show();
+        });
     file->addSeparator();
     add(file, tr("Save screenshot..."), {QKeySequence(tr("Ctrl+Shift+S"))}, tr("Save a PNG of the window"),
         [this] { save_screenshot_dialog(); });

@@ -2,7 +2,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 using namespace pcplab::procfs;
@@ -133,28 +135,138 @@ TEST_CASE("an empty file is an error naming the file")
     CHECK(error_of("\n\n").line == 0);
 }
 
-TEST_CASE("text that is not zoneinfo is refused at its first line")
+TEST_CASE("text with no zone header at all is refused as not zoneinfo")
 {
     auto e = error_of("MemTotal:       16384256 kB\nMemFree:         1234 kB\n");
-    CHECK(e.line == 1);
-    CHECK(e.message.find("before any 'Node N, zone NAME' header") != std::string::npos);
-    CHECK(e.str().rfind("zi.txt:1: ", 0) == 0);
+    CHECK(e.line == 0);
+    CHECK(e.message.find("not a /proc/zoneinfo file") != std::string::npos);
+    CHECK(e.str().rfind("zi.txt: ", 0) == 0);
+    // Pageset lines with no zone before them are no zone either.
+    CHECK(error_of("  pagesets\n    cpu: 0\n              count: 0\n").message.find("no 'Node N, zone NAME'")
+        != std::string::npos);
 }
 
-TEST_CASE("pagesets before any zone header are refused")
-{
-    auto e = error_of("  pagesets\n    cpu: 0\n              count: 0\n");
-    CHECK(e.line == 1);
-}
-
-TEST_CASE("a garbage line inside a zone is refused with its line number")
+TEST_CASE("an unrecognised line is skipped and counted, not refused")
 {
     auto lines = lines_of(fixture());
     int at = line_no(lines, "  pagesets", 60);
     lines.insert(lines.begin() + at, "  %%% garbage %%%");
-    auto e = error_of(join(lines, lines.size()));
-    CHECK(e.line == at + 1);
-    CHECK(e.message.find("unrecognised line") != std::string::npos);
+    lines.insert(lines.begin() + at + 1, "  colour blue red");
+    auto r = parse_zoneinfo(join(lines, lines.size()), "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    CHECK(doc.lines_skipped == 2);
+    CHECK(doc.skipped_at == std::vector<int>{at + 1, at + 2});
+    CHECK(doc.skipped_text()
+        == "2 unrecognised lines skipped (lines " + std::to_string(at + 1) + ", " + std::to_string(at + 2) + ")");
+    CHECK(doc.zones.size() == 5);
+    CHECK(doc.zones[1].pagesets.size() == 2);
+}
+
+TEST_CASE("a shell prompt before the capture and mail text after it are skipped")
+{
+    std::string text = "root@host:~# cat /proc/zoneinfo\n" + fixture() + "\n-- \nBest regards,\nA. Tester\n";
+    auto r = parse_zoneinfo(text, "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    CHECK(doc.zones.size() == 5);
+    CHECK(doc.zones[0].line == 2);
+    CHECK(doc.lines_skipped == 4);
+    // A buddyinfo line pasted beside it begins like a zone header but is not one.
+    r = parse_zoneinfo(fixture() + "Node 0, zone   Normal    486    297    143\n", "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    CHECK(std::get<zoneinfo_doc>(r).lines_skipped == 1);
+}
+
+TEST_CASE("a capture indented, with tabs, CRLF and a byte-order mark reads as the original")
+{
+    const auto plain = std::get<zoneinfo_doc>(parse_zoneinfo(fixture(), "zi.txt"));
+    std::string shifted;
+    for (const auto& l : lines_of(fixture())) shifted += "    \t" + l + "\r\n";
+    auto r = parse_zoneinfo("\xEF\xBB\xBF" + shifted, "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    REQUIRE(doc.zones.size() == plain.zones.size());
+    for (std::size_t i = 0; i < doc.zones.size(); ++i) {
+        CHECK(doc.zones[i].managed == plain.zones[i].managed);
+        CHECK(doc.zones[i].stats == plain.zones[i].stats);
+        CHECK(doc.zones[i].node_stats == plain.zones[i].node_stats);
+        REQUIRE(doc.zones[i].pagesets.size() == plain.zones[i].pagesets.size());
+        for (std::size_t p = 0; p < doc.zones[i].pagesets.size(); ++p)
+            CHECK(doc.zones[i].pagesets[p].high_max == plain.zones[i].pagesets[p].high_max);
+    }
+    CHECK(doc.lines_skipped == 0);
+    auto has_note = [&](const std::string& n) {
+        return std::any_of(
+            doc.notes.begin(), doc.notes.end(), [&](const std::string& x) { return x.find(n) != std::string::npos; });
+    };
+    CHECK(has_note("byte-order mark"));
+    CHECK(has_note("CRLF"));
+    CHECK(has_note("indented by 5"));
+}
+
+TEST_CASE("several dumps in one file: the last one is read")
+{
+    // pcplab-cli export --format zoneinfo and mmtests write "time: N" before each dump.
+    std::string text = "time: 1700000000\n" + fixture() + "time: 1700000001\n"
+        + std::regex_replace(fixture(), std::regex("pages free     772915"), "pages free     700000");
+    auto r = parse_zoneinfo(text, "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    REQUIRE(doc.zones.size() == 5);
+    CHECK(doc.zones[1].pages_free == 700000);
+    REQUIRE_FALSE(doc.notes.empty());
+    CHECK(doc.notes.back().find("2 dumps in one file") != std::string::npos);
+    // Two cats one after the other, without framing: a zone seen again starts the second dump.
+    r = parse_zoneinfo(fixture() + fixture(), "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    CHECK(std::get<zoneinfo_doc>(r).zones.size() == 5);
+}
+
+TEST_CASE("a v2.6 capture: hot and cold lists, low lines, scan counts and no managed line")
+{
+    std::string text = "Node 0, zone   Normal\n  pages free     11121\n        min      939\n        low      1173\n"
+                       "        high     1408\n        active   151351\n        scanned  0 (a: 0 i: 0)\n"
+                       "        spanned  225280\n        present  225280\n        protection: (0, 0, 948)\n"
+                       "  pagesets\n    cpu: 0 pcp: 0\n              count: 121\n              low:   62\n"
+                       "              high:  186\n              batch: 31\n    cpu: 0 pcp: 1\n"
+                       "              count: 1\n              low:   0\n              high:  62\n"
+                       "              batch: 31\n  vm stats threshold: 24\n  all_unreclaimable: 0\n"
+                       "  prev_priority:     12\n  start_pfn:         4096\n";
+    auto r = parse_zoneinfo(text, "old.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    const auto& z = doc.zones.at(0);
+    CHECK_FALSE(z.has_managed);
+    CHECK(z.managed == 225280); // present stands in for it
+    CHECK(z.stats.at("active") == 151351);
+    CHECK(z.stats.at("scanned") == 0);
+    REQUIRE(z.pagesets.size() == 2);
+    CHECK(z.pagesets[0].pcp == 0);
+    CHECK(z.pagesets[0].low == 62);
+    CHECK(z.pagesets[1].pcp == 1);
+    CHECK(z.pagesets[1].high == 62);
+    CHECK(z.pagesets[0].stat_threshold == 24); // the threshold line follows both lists of the CPU
+    CHECK(z.pagesets[1].stat_threshold == 24);
+    CHECK(z.tail.at("prev_priority") == 12);
+    CHECK(doc.has(layout_mark::hot_cold_lists));
+    CHECK(doc.has(layout_mark::pcp_low));
+    CHECK_FALSE(doc.has(layout_mark::managed_line));
+    CHECK(doc.lines_skipped == 0);
+}
+
+TEST_CASE("an empty pagesets block is a zone with no pageset")
+{
+    // Before v2.6.25 a CPU whose lists were all empty was left out, so "pagesets" can have nothing under it.
+    std::string text = "Node 1, zone      DMA\n  pages free     109610\n        min      444\n        low      555\n"
+                       "        high     666\n        spanned  114688\n        present  113120\n"
+                       "        protection: (0, 0)\n  pagesets\n  all_unreclaimable: 0\n  start_pfn:         147456\n";
+    auto r = parse_zoneinfo(text, "ppc.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& z = std::get<zoneinfo_doc>(r).zones.at(0);
+    CHECK(z.populated());
+    CHECK(z.pagesets.empty());
+    CHECK(z.start_pfn == 147456);
 }
 
 TEST_CASE("a malformed zone header is refused")
@@ -179,55 +291,44 @@ TEST_CASE("a number that does not parse is refused with the line it is on")
     e = error_of(join(lines, lines.size()));
     CHECK(e.line == at);
     CHECK(e.message.find("'high_max:' expects a number") != std::string::npos);
+
+    // A counter whose value starts like a number but is not one.
+    lines = lines_of(fixture());
+    at = line_no(lines, "      nr_zspages   0");
+    lines[static_cast<std::size_t>(at - 1)] = "      nr_zspages   -";
+    e = error_of(join(lines, lines.size()));
+    CHECK(e.line == at);
+    CHECK(e.message.find("not a number") != std::string::npos);
 }
 
-TEST_CASE("a pageset cut after count and high is refused as truncated")
+TEST_CASE("a pageset cut short is left out with a note")
 {
     auto lines = lines_of(fixture());
     int cpu0 = line_no(lines, "    cpu: 0", line_no(lines, "Node 0, zone    DMA32"));
     int high = cpu0 + 2; // cpu, count, high
     REQUIRE(lines[static_cast<std::size_t>(high - 1)] == "              high:     7615");
-    auto e = error_of(join(lines, static_cast<std::size_t>(high)));
-    CHECK(e.line == high);
-    CHECK(e.message.find("pageset of cpu 0 in Node 0, zone DMA32") != std::string::npos);
-    CHECK(e.message.find("no 'batch:'") != std::string::npos);
-
-    // The same hole in the middle of the file: the next "cpu:" line closes the broken record.
-    lines.erase(lines.begin() + high); // drop the batch line of cpu 0
-    e = error_of(join(lines, lines.size()));
-    CHECK(e.line == high + 3); // its high_min, high_max and threshold lines still belong to it
-    CHECK(e.message.find("no 'batch:'") != std::string::npos);
+    auto r = parse_zoneinfo(join(lines, static_cast<std::size_t>(high)), "zi.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    REQUIRE(doc.zones.size() == 2);
+    CHECK(doc.zones[1].pagesets.empty());
+    REQUIRE_FALSE(doc.notes.empty());
+    CHECK(doc.notes[0].find("the pageset of cpu 0 in Node 0, zone DMA32") != std::string::npos);
+    CHECK(doc.notes[0].find("no 'batch:' line") != std::string::npos);
+    CHECK(doc.notes[0].rfind("line " + std::to_string(cpu0) + ":", 0) == 0);
 }
 
-TEST_CASE("a zone cut short is refused")
+TEST_CASE("one zone pasted alone, or its header only, is a partial record with a note")
 {
-    auto lines = lines_of(fixture());
-    int pages_free = line_no(lines, "  pages free     772915");
-    auto e = error_of(join(lines, static_cast<std::size_t>(pages_free)));
-    CHECK(e.line == pages_free);
-    CHECK(e.message.find("Node 0, zone DMA32 (line " + std::to_string(pages_free - 1) + ") has no 'min' line")
-        != std::string::npos);
-
-    // A populated zone whose record ends after its counters, before the pagesets.
-    int numa_other = line_no(lines, "      numa_other   0", pages_free);
-    e = error_of(join(lines, static_cast<std::size_t>(numa_other)));
-    CHECK(e.line == numa_other);
-    CHECK(e.message.find("no pagesets") != std::string::npos);
-
-    // Cut after the last pageset, before start_pfn.
-    int last_threshold = line_no(lines, "  node_unreclaimable:  0", pages_free) - 1;
-    e = error_of(join(lines, static_cast<std::size_t>(last_threshold)));
-    CHECK(e.message.find("no 'start_pfn:' line") != std::string::npos);
-}
-
-TEST_CASE("pageset fields outside a pageset are refused")
-{
-    auto lines = lines_of(fixture());
-    int pagesets = line_no(lines, "  pagesets");
-    lines.erase(lines.begin() + pagesets); // the first "cpu: 0"
-    auto e = error_of(join(lines, lines.size()));
-    CHECK(e.line == pagesets + 1);
-    CHECK(e.message.find("outside a pageset") != std::string::npos);
+    // A mail quoting the watermarks of one zone.
+    auto r = parse_zoneinfo("Node 0, zone   Normal\n        min      10191\n", "mail.txt");
+    REQUIRE(std::holds_alternative<zoneinfo_doc>(r));
+    const auto& doc = std::get<zoneinfo_doc>(r);
+    REQUIRE(doc.zones.size() == 1);
+    CHECK(doc.zones[0].min == 10191);
+    CHECK_FALSE(doc.zones[0].populated()); // its size is not known: nothing to check
+    REQUIRE(doc.notes.size() == 1);
+    CHECK(doc.notes[0].find("has no 'pages free', 'low', 'high', 'present' line") != std::string::npos);
 }
 
 TEST_CASE("a file that cannot be opened is an error naming it")
