@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QMainWindow>
 #include <QTemporaryDir>
 #include <QThread>
 
@@ -33,6 +34,25 @@ inline bool wait_until(const std::function<bool()>& pred, int ms = 20000)
         QThread::msleep(2);
     }
     return true;
+}
+
+// Runs the event loop until the window's layout (its geometry, its docks and tool bars) has stayed the same over
+// three looks `step_ms` apart, or `ms` pass; returns whether it settled. A fixed wait is not enough on a loaded
+// host or under the sanitizers, where a resize's layouts and a window manager's answers come late.
+inline bool wait_layout_settled(const QMainWindow& w, int ms = 20000, int step_ms = 100)
+{
+    QElapsedTimer t;
+    t.start();
+    QByteArray last;
+    int same = 0;
+    while (t.elapsed() <= ms) {
+        wait_until([] { return false; }, step_ms);
+        QByteArray now = w.saveState() + w.saveGeometry();
+        same = now == last ? same + 1 : 0;
+        if (same >= 2) return true;
+        last = std::move(now);
+    }
+    return false;
 }
 
 // Threads of this process now (/proc/self/task has one entry per thread).
