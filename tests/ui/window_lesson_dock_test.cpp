@@ -213,6 +213,7 @@ TEST_CASE("the open lessons have the left column's height: the key figures step 
     CHECK(figures->isVisible());
     CHECK_FALSE(figures->visibleRegion().isEmpty());
     CHECK(figures->mapTo(&w, QPoint(0, 0)).y() > controls->mapTo(&w, QPoint(0, 0)).y()); // below the controls
+    CHECK_FALSE(controls->visibleRegion().isEmpty()); // the controls' tab in front, not the stories'
 }
 
 TEST_CASE("Reveal brings the answer into view in a short dock", "[ui][window][lesson]")

@@ -193,6 +193,8 @@ void lesson_control::machine_left()
 void lesson_control::leave_lesson()
 {
     give_back_height();
+    // Qt brings the next tab of the group forward (the stories); the controls are what free play needs.
+    if (m_dock && m_dock->isHidden()) m_parts.tab_beside->raise();
     m_parts.views->clear_highlight(); // a step pins its view as soon as it is shown, run or not
     if (!m_machine_is_lessons) return;
     machine_left();
