@@ -39,16 +39,22 @@ struct step_setup {
 // "Until the workload finishes" for `run: finish`: at most this much virtual time.
 inline constexpr sim::vtime_ns RUN_FINISH_CAP_NS = 20'000'000'000ULL;
 
+// What a prediction is answered with: one of its choices, a whole number (a batch, a count of pages), or a
+// decimal with as many decimals as the lesson writes its answer with ("0.25": two). The answer box follows it.
+enum class answer_kind { choice, whole_number, decimal };
+
 struct prediction {
     std::string question; // Markdown
-    std::vector<std::string> choices; // empty: a number is asked
+    answer_kind kind = answer_kind::choice;
+    std::vector<std::string> choices; // of a choice
     std::string answer; // the right choice's text (choices) or the number as written
     double answer_number = 0;
+    int decimals = 0; // of a decimal answer, as written in the lesson; 0 for the others
     double tolerance = 0; // absolute; for a number
     bool tolerance_pct = false; // tolerance is a percentage of the answer
     int line = 0;
 
-    bool is_choice() const { return !choices.empty(); }
+    bool is_choice() const { return kind == answer_kind::choice; }
     // Whether a student's number / choice index is right.
     bool accepts(double v) const;
     bool accepts_choice(std::size_t index) const;

@@ -26,6 +26,8 @@ const std::vector<std::string> k_setup_keys = {"preset", "node_gib", "era", "swi
     "param", "intensity", "seed", "sysctl", "hold_threshold", "speed"};
 const std::vector<std::string> k_other_keys = {
     "flip", "write", "run", "highlight", "keep", "ask", "choices", "answer", "tolerance", "check", "figure", "reveal"};
+// More decimals than a class would type, and more than the answer box shows.
+constexpr int k_max_decimals = 6;
 const std::vector<std::string> k_repeatable = {"switch", "param", "sysctl", "flip", "write", "check", "figure"};
 
 bool contains(const std::vector<std::string>& v, const std::string& s)
@@ -375,6 +377,7 @@ private:
         for (const auto& [more, line] : m_ask->more) p.question += "\n" + more;
         p.answer = joined(*m_answer);
         if (m_choices) {
+            p.kind = answer_kind::choice;
             p.choices = split(joined(*m_choices), '|');
             if (p.choices.size() < 2
                 || std::any_of(p.choices.begin(), p.choices.end(), [](auto& c) { return c.empty(); }))
@@ -384,10 +387,12 @@ private:
             if (m_tolerance) bad(*m_tolerance, "a tolerance applies to a number, not to choices");
         } else {
             auto n = parse_number(p.answer);
-            if (!n)
+            if (!n) {
                 bad(*m_answer, "without choices the answer is a number, not '" + p.answer + "'");
-            else
+            } else {
                 p.answer_number = *n;
+                number_kind(p);
+            }
             if (m_tolerance) {
                 std::string t = joined(*m_tolerance);
                 p.tolerance_pct = !t.empty() && t.back() == '%';
@@ -400,6 +405,27 @@ private:
             }
         }
         m_step.predict = std::move(p);
+    }
+
+    // A number without a decimal point is whole ("63"); with one, a decimal with the digits written ("0.25": 2).
+    // Written out, without an exponent: the box shows what the lesson wrote.
+    void number_kind(prediction& p) const
+    {
+        if (p.answer.find_first_of("eE") != std::string::npos) {
+            bad(*m_answer, "write the number out (0.001, not 1e-3): the answer box takes it as written");
+            return;
+        }
+        const std::size_t dot = p.answer.find('.');
+        if (dot == std::string::npos) {
+            p.kind = answer_kind::whole_number;
+            return;
+        }
+        p.kind = answer_kind::decimal;
+        p.decimals = static_cast<int>(p.answer.size() - dot - 1);
+        if (p.decimals == 0 || p.decimals > k_max_decimals)
+            bad(*m_answer,
+                "a decimal answer has 1 to " + std::to_string(k_max_decimals) + " digits after the point, not '"
+                    + p.answer + "'");
     }
 };
 

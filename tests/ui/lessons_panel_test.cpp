@@ -9,6 +9,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <QDoubleSpinBox>
 #include <QImage>
 
 #include <cstdlib>
@@ -118,6 +119,33 @@ TEST_CASE("the lesson panel lists the lessons and navigates the steps")
     CHECK_FALSE(panel.can_reveal());
     panel.reveal();
     CHECK_FALSE(panel.revealed());
+}
+
+TEST_CASE("the answer box follows the answer's kind: no decimals for a whole number, the lesson's for a decimal")
+{
+    auto parsed = lessons::parse_lesson("---\ntitle: T\nsummary: S\n---\n"
+                                        "## Batch\n```step\nask: What batch?\nanswer: 63\n```\n"
+                                        "## Share\n```step\nask: What share?\nanswer: 0.125\n```\n"
+                                        "## Pick\n```step\nask: Which?\nchoices: 7 | 63\nanswer: 7\n```\n",
+        "kinds.md");
+    REQUIRE(std::holds_alternative<lessons::lesson>(parsed));
+    lessons::lesson_set set;
+    set.lessons.push_back(std::get<lessons::lesson>(std::move(parsed)));
+    ui::lesson_panel panel(std::move(set));
+    QDoubleSpinBox* box = panel.number_box();
+    panel.go_to_step(0);
+    CHECK(box->decimals() == 0);
+    CHECK(box->text() == box->specialValueText()); // empty until typed, not "0"
+    panel.go_to_step(1);
+    CHECK(box->decimals() == 3);
+    CHECK(box->text() == box->specialValueText());
+    panel.enter_number(0.125);
+    CHECK(box->text() == QStringLiteral("0.125"));
+    panel.submit_prediction();
+    CHECK(panel.prediction_given());
+    CHECK(panel.prediction_right());
+    panel.go_to_step(2);
+    CHECK(box->isHidden()); // a choice is picked, not typed
 }
 
 TEST_CASE("lesson 3 in the panel: predict, set up, check against the live machine, reveal beside the paper")

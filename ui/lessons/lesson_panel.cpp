@@ -14,8 +14,11 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace pcplab::ui
@@ -234,7 +237,34 @@ void lesson_panel::reveal()
     m_done[m_lesson].insert(m_step);
     refresh_reveal();
     refresh_lesson_list();
+    // The answer opens below the step, often below the fold of a short dock. Where it lands is known once the
+    // scroll area has laid out the box just shown.
+    QTimer::singleShot(0, this, &lesson_panel::bring_answer_into_view);
     emit progress_changed(m_lesson, steps_done(m_lesson));
+}
+
+void lesson_panel::bring_answer_into_view()
+{
+    if (!m_revealed) return;
+    const int top = m_reveal_box->mapTo(m_step_scroll->widget(), QPoint(0, 0)).y();
+    const int bottom = top + m_reveal_box->height();
+    QScrollBar* bar = m_step_scroll->verticalScrollBar();
+    // All of it when it fits, else its first lines (QScrollArea::ensureWidgetVisible would centre a tall one).
+    bar->setValue(std::min(top, std::max(bar->value(), bottom - m_step_scroll->viewport()->height())));
+}
+
+QWidget* lesson_panel::answer_box() const
+{
+    return m_reveal_box;
+}
+
+void lesson_panel::machine_left()
+{
+    m_machine_set = false;
+    const auto ph = m_tracker.current_phase();
+    if (ph == step_tracker::phase::waiting_machine || ph == step_tracker::phase::running) m_tracker.reset();
+    if (step_now()) m_run->setText(run_label());
+    refresh_check();
 }
 
 QString lesson_panel::reveal_text() const

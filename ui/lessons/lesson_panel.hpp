@@ -32,6 +32,7 @@ class QLabel;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
+class QScrollArea;
 class QTableWidget;
 class QTextBrowser;
 class QVBoxLayout;
@@ -64,6 +65,7 @@ public:
     bool presenter_mode() const { return m_presenter; }
     QDoubleSpinBox* number_box() const { return m_number_box; }
     QPushButton* run_button() const { return m_run; }
+    QWidget* answer_box() const; // the revealed answer (tests)
     QString check_head() const; // the line above the checks (tests)
 
 public slots:
@@ -77,6 +79,9 @@ public slots:
     void run_step(); // set up (if the step boots), flips, writes, run
     void reveal();
     void set_presenter_mode(bool on);
+    // The machine is no longer the lesson's (another was chosen, or the lesson was left): a step under way
+    // stops, and the next run sets its step's machine up again.
+    void machine_left();
     void on_snapshot(std::shared_ptr<const sim::snapshot> snapshot);
 
 signals:
@@ -98,6 +103,8 @@ private:
     void build();
     void show_step();
     void show_prediction(const lessons::step& s);
+    QString run_label() const; // the run button's words, which the hint repeats
+    void bring_answer_into_view(); // scrolls the step to the revealed answer
     void refresh_check();
     void refresh_reveal();
     void refresh_lesson_list();
@@ -121,6 +128,7 @@ private:
     QListWidget* m_list = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_step_label = nullptr;
+    QScrollArea* m_step_scroll = nullptr;
     QTextBrowser* m_prose = nullptr;
     QGroupBox* m_predict_box = nullptr;
     QLabel* m_question = nullptr;

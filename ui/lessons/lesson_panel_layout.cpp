@@ -70,13 +70,13 @@ void lesson_panel::build()
     auto* content = new QWidget(this);
     auto* right = new QVBoxLayout(content);
     right->setContentsMargins(0, 0, 0, 0);
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("lesson-step-scroll"));
-    scroll->setWidget(content);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    right_outer->addWidget(scroll, 1);
+    m_step_scroll = new QScrollArea(this);
+    m_step_scroll->setObjectName(QStringLiteral("lesson-step-scroll"));
+    m_step_scroll->setWidget(content);
+    m_step_scroll->setWidgetResizable(true);
+    m_step_scroll->setFrameShape(QFrame::NoFrame);
+    m_step_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    right_outer->addWidget(m_step_scroll, 1);
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
     m_step_label = new QLabel(this);
@@ -204,9 +204,7 @@ void lesson_panel::show_step()
     m_prose->setVisible(!prose.isEmpty());
     show_prediction(*s);
     m_run->setVisible(s->needs_machine());
-    m_run->setText(s->boots || !m_machine_set ? tr("Set up and run")
-            : s->run_ns || s->run_to_finish   ? tr("Run")
-                                              : tr("Check"));
+    m_run->setText(run_label());
     m_progress->setVisible(s->run_ns.has_value() || s->run_to_finish);
     m_prev->setEnabled(m_step > 0);
     m_next->setEnabled(m_step + 1 < static_cast<int>(l->steps.size()));
@@ -214,6 +212,13 @@ void lesson_panel::show_step()
     m_reveal_button->setEnabled(can_reveal());
     refresh_check();
     refresh_reveal();
+}
+
+QString lesson_panel::run_label() const
+{
+    const auto* s = step_now();
+    if (!s) return {};
+    return s->boots || !m_machine_set ? tr("Set up and run") : s->run_ns || s->run_to_finish ? tr("Run") : tr("Check");
 }
 
 void lesson_panel::show_prediction(const lessons::step& s)
@@ -235,10 +240,9 @@ void lesson_panel::show_prediction(const lessons::step& s)
     m_number_box->setVisible(!p.is_choice());
     m_number_box->setEnabled(true);
     {
-        // As many decimals as the answer is written with (a batch is a whole number), and empty until typed.
+        // A whole number (a batch) is typed without decimals, a decimal with the lesson's; empty until typed.
         const QSignalBlocker block(m_number_box);
-        const auto dot = p.answer.find('.');
-        m_number_box->setDecimals(dot == std::string::npos ? 0 : std::min<int>(3, int(p.answer.size() - dot - 1)));
+        m_number_box->setDecimals(p.kind == lessons::answer_kind::decimal ? p.decimals : 0);
         m_number_box->setValue(NO_NUMBER);
     }
     m_lock_in->setEnabled(false); // until a choice or a number is given
@@ -254,7 +258,7 @@ void lesson_panel::refresh_check()
     case check_status::none:
         // The button's own words: it reads "Set up and run", "Run" or "Check" depending on the step.
         head = step_now() && step_now()->needs_machine()
-            ? tr("Press \u201c%1\u201d when the class has predicted.").arg(m_run->text())
+            ? tr("Press \u201c%1\u201d when the class has predicted.").arg(run_label())
             : QString();
         break;
     case check_status::waiting:

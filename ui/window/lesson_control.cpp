@@ -13,10 +13,13 @@
 #include "lessons/lesson_parser.hpp"
 #include "lessons/lesson_setup.hpp"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QMainWindow>
 #include <QScrollArea>
 #include <QTimer>
+
+#include <cmath>
 
 namespace pcplab::ui
 {
@@ -67,10 +70,29 @@ void lesson_control::show_dock(bool toggle)
         m_dock->hide();
         return;
     }
+    bring_forward();
+}
+
+void lesson_control::bring_forward()
+{
+    QMainWindow* win = m_parts.window;
+    if (QDockWidget* below = m_parts.below; below && !win->tabifiedDockWidgets(m_dock).contains(below))
+        win->tabifyDockWidget(m_dock, below);
     m_dock->show();
     m_dock->raise();
     // A tab added just now is laid out after this returns: raise it again then.
     QTimer::singleShot(0, m_dock, [d = m_dock] { d->raise(); });
+}
+
+void lesson_control::give_back_height()
+{
+    QMainWindow* win = m_parts.window;
+    QDockWidget* below = m_parts.below;
+    // Asked of the controls: the lessons' dock may be closed, and a closed dock has no tabs beside it.
+    if (!below || !win->tabifiedDockWidgets(m_parts.tab_beside).contains(below)) return;
+    win->addDockWidget(Qt::LeftDockWidgetArea, below, Qt::Vertical); // out of the tabs, under them
+    below->show();
+    win->resizeDocks({m_parts.tab_beside, below}, {win->height(), 1}, Qt::Vertical); // as small as it goes
 }
 
 bool lesson_control::dock_in_front() const
@@ -101,13 +123,7 @@ void lesson_control::connect_panel()
         if (m->source() && !m->source()->set_sysctl(0, name.toStdString(), static_cast<long>(v)))
             m_parts.status->show_message(tr("Lesson: %1 cannot be written on a replay").arg(name));
     });
-    connect(p, &lesson_panel::run_requested, this, [this, m](qint64 ns) {
-        // A step that runs as fast as possible (the lesson sets no speed) is paced to last about m_watch, so the
-        // class sees it happen; the machine may be slower than that anyway. Until the end: real time.
-        if (m_lesson_speed == 0 && m_watch.count() > 0)
-            m->set_speed(ns > 0 ? static_cast<double>(ns) * 1000.0 / static_cast<double>(m_watch.count()) : 1e9, false);
-        m->run_for(ns);
-    });
+    connect(p, &lesson_panel::run_requested, this, &lesson_control::run_paced);
     view_area* views = m_parts.views;
     connect(p, &lesson_panel::highlight_requested, this, [views](const QString& id) {
         views->highlight(id); // leaves a focused view (raise_view does) and outlasts the boot's tab
@@ -116,6 +132,73 @@ void lesson_control::connect_panel()
     connect(m_parts.pump, &frame_pump::taken, p, [p](const published_pair& pair) {
         if (pair.a) p->on_snapshot(pair.a);
     });
+    connect(m_parts.pump, &frame_pump::frame_shown, this, &lesson_control::pace);
+    // Another machine (a preset chosen, a story, a replay) is not the lesson's. A lesson's machine runs a
+    // workload of its own, so whatever replaces it is a new source.
+    connect(m, &machine_control::source_leaving, this, [this] {
+        if (!m_installing) machine_left();
+    });
+    // Closing the dock leaves the lesson (a tab behind another is not closed: Qt 6 keeps it shown).
+    connect(m_dock->toggleViewAction(), &QAction::toggled, this, [this](bool shown) {
+        if (!shown) leave_lesson();
+    });
+}
+
+void lesson_control::run_paced(qint64 ns)
+{
+    machine_control* m = m_parts.machine;
+    stop_pacing();
+    // A lesson that sets its own speed runs at it; the others are paced to be watched (lesson_pacing).
+    const bool paced = m_lesson_speed == 0 && m_pacing.watch.count() > 0;
+    m_run_span = ns >= 0 ? std::optional<sim::vtime_ns>(static_cast<sim::vtime_ns>(ns)) : std::nullopt;
+    if (paced) m->set_speed(m_pacing.speed_at(m_run_span, std::chrono::milliseconds(0)), false);
+    const auto until = m->run_for(ns);
+    if (paced && until) {
+        m_run_until = until;
+        m_run_clock.start();
+    }
+}
+
+void lesson_control::pace()
+{
+    if (!m_run_until) return;
+    const auto a = m_parts.pump->shown_a();
+    if (a
+        && (a->state == sim::run_state::finished
+            || (a->state == sim::run_state::paused && a->sim_time_ns >= *m_run_until))) {
+        stop_pacing(); // the run is over; its last pace stays until the next run or the lesson is left
+        return;
+    }
+    if (!m_pacing.speeds_up(m_run_span)) return;
+    machine_control* m = m_parts.machine;
+    const double v = m_pacing.speed_at(m_run_span, std::chrono::milliseconds(m_run_clock.elapsed()));
+    if (std::abs(v - m->speed()) > 0.05 * m->speed()) m->set_speed(v, false); // a new command only for a change
+}
+
+void lesson_control::stop_pacing()
+{
+    m_run_until.reset();
+    m_run_span.reset();
+}
+
+void lesson_control::machine_left()
+{
+    if (!m_machine_is_lessons) return;
+    m_machine_is_lessons = false;
+    stop_pacing();
+    m_parts.views->clear_highlight();
+    if (m_panel) m_panel->machine_left();
+}
+
+void lesson_control::leave_lesson()
+{
+    give_back_height();
+    // Qt brings the next tab of the group forward (the stories); the controls are what free play needs.
+    if (m_dock && m_dock->isHidden()) m_parts.tab_beside->raise();
+    m_parts.views->clear_highlight(); // a step pins its view as soon as it is shown, run or not
+    if (!m_machine_is_lessons) return;
+    machine_left();
+    m_parts.machine->restore_own_pace();
 }
 
 bool lesson_control::open_lesson_id(const QString& id)
@@ -124,8 +207,7 @@ bool lesson_control::open_lesson_id(const QString& id)
     const int i = find_lesson(m_panel->lesson_set(), id);
     if (i < 0) return false;
     m_panel->select_lesson(i);
-    m_dock->show();
-    m_dock->raise();
+    bring_forward();
     return true;
 }
 
@@ -170,7 +252,11 @@ QString lesson_control::start_lesson_machine(const lessons::engine_setup& es)
     x.speed = es.speed_vns_per_s;
     x.remember = false; // a lesson's machine is the lesson's, not the one to open on next time
     m_lesson_speed = es.speed_vns_per_s;
+    stop_pacing();
+    m_installing = true;
     m_parts.machine->install_custom(s, std::move(r), x);
+    m_installing = false;
+    m_machine_is_lessons = true;
     return {};
 }
 

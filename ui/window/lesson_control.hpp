@@ -4,10 +4,14 @@
 // every snapshot the window takes in is handed to the panel to judge.
 #pragma once
 
+#include "window/lesson_pacing.hpp"
+
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
 #include <chrono>
+#include <optional>
 
 class QDockWidget;
 class QMainWindow;
@@ -33,6 +37,9 @@ public:
     struct parts {
         QMainWindow* window;
         QDockWidget* tab_beside; // the dock the lessons' tab joins (the controls)
+        // The dock below it (the key figures): a tab beside the lessons while they are open, so that a step
+        // has the column's height (at 1280x800 it left the lessons some 450 px); back below when they close.
+        QDockWidget* below;
         machine_control* machine;
         frame_pump* pump;
         view_area* views;
@@ -54,18 +61,35 @@ public:
     QString start_lesson_machine(const lessons::engine_setup& es);
     void set_presenter(bool on);
     // How long a step's run lasts on screen when the lesson does not set a speed (0: as fast as it goes).
-    void set_watch_time(std::chrono::milliseconds t) { m_watch = t; }
+    void set_watch_time(std::chrono::milliseconds t) { m_pacing.watch = t; }
+    // A step's run is on screen at the lesson's pace (lesson_pacing), not yet at its end.
+    bool pacing_run() const { return m_run_until.has_value(); }
+    // Leaves the lesson (closing its dock does): its machine keeps running, at the user's own speed and
+    // intensity, and the view it asked for no longer stays forward. The panel keeps its place; its next run
+    // sets the step's machine up again.
+    void leave_lesson();
 
 private:
     void ensure_dock();
     void connect_panel();
+    void run_paced(qint64 ns); // a step's run (ns < 0: until the workload finishes)
+    void pace(); // each frame while a run is paced: the pace now, or the end of the run
+    void stop_pacing();
+    void bring_forward(); // the dock shown, its tab in front, the dock below made a tab beside it
+    void give_back_height(); // the dock below goes back below
+    void machine_left(); // the machine is not the lesson's any more
 
     parts m_parts;
     QDockWidget* m_dock = nullptr;
     lesson_panel* m_panel = nullptr;
     bool m_presenter = false;
     double m_lesson_speed = 0; // the speed the lesson's step asked for (0: none)
-    std::chrono::milliseconds m_watch{4000};
+    bool m_machine_is_lessons = false; // the machine running now was set up by a step
+    bool m_installing = false; // start_lesson_machine in progress: its source change is the lesson's own
+    lesson_pacing m_pacing;
+    std::optional<sim::vtime_ns> m_run_span; // the paced run's virtual span (nullopt: until the end)
+    std::optional<sim::vtime_ns> m_run_until; // set while a run is paced: where it pauses
+    QElapsedTimer m_run_clock; // wall time since the paced run began
 };
 
 } // namespace pcplab::ui

@@ -66,7 +66,14 @@ QString machine_control::apply_setup(const run_setup& s)
         emit setup_changed(); // the controls go back to what runs
         return qs(*err);
     }
-    m_custom.reset();
+    if (m_custom) {
+        // Leaving a lesson's or a story's machine: the user's own pace again (the intensity is in `s`).
+        m_custom.reset();
+        if (m_speed != m_own_speed) {
+            m_speed = m_own_speed;
+            emit speed_changed(m_speed);
+        }
+    }
     m_free = s;
     install(s, std::get<resolved_setup>(std::move(resolved)), {});
     return {};
@@ -213,6 +220,7 @@ void machine_control::set_workload(const QString& name)
 void machine_control::set_intensity(double x)
 {
     m_setup.intensity = x;
+    if (!m_custom) m_free.intensity = x; // the user's own (on a lesson's machine it is the lesson's)
     if (m_source) m_source->set_intensity(x);
 }
 
@@ -231,8 +239,21 @@ void machine_control::set_speed(double v, bool remember)
 {
     m_speed = v;
     if (m_source) m_source->set_speed(v);
-    if (m_settings && remember) m_settings->setValue(QStringLiteral("run/speed"), v);
+    if (remember) {
+        m_own_speed = v;
+        if (m_settings) m_settings->setValue(QStringLiteral("run/speed"), v);
+    }
     emit speed_changed(v);
+}
+
+void machine_control::restore_own_pace()
+{
+    if (m_speed != m_own_speed) set_speed(m_own_speed, false);
+    if (m_setup.intensity != m_free.intensity && !replaying()) {
+        m_setup.intensity = m_free.intensity;
+        if (m_source) m_source->set_intensity(m_setup.intensity);
+        emit setup_changed(); // the controls show it
+    }
 }
 
 void machine_control::step_speed(int direction)
@@ -293,18 +314,19 @@ void machine_control::reboot()
     if (m_source) m_source->reboot();
 }
 
-void machine_control::run_for(qint64 ns)
+std::optional<sim::vtime_ns> machine_control::run_for(qint64 ns)
 {
     auto* live = qobject_cast<live_source*>(m_source.get());
     if (!live) {
         emit message(tr("A lesson runs on the live machine: File > Back to live machine"), 8000);
-        return;
+        return std::nullopt;
     }
     const auto a = live->latest_a();
     const sim::vtime_ns now = a ? a->sim_time_ns : 0;
     const sim::vtime_ns span = ns < 0 ? lessons::RUN_FINISH_CAP_NS : static_cast<sim::vtime_ns>(ns);
     live->pause_at(now + span); // a timed command: applied at that boundary, whatever the pacing
     live->resume();
+    return now + span;
 }
 
 // The old source is stopped on a helper thread (a boot in progress completes first, a large machine takes a

@@ -46,6 +46,8 @@ public:
     const run_setup& setup() const { return m_setup; }
     const resolved_setup& resolved() const { return m_resolved; }
     double speed() const { return m_speed; }
+    // The speed the user chose (the controls, +/-, the settings): a lesson's or a story's pace is not.
+    double own_speed() const { return m_own_speed; }
     // Snapshots of an older generation still carry the switches of before a reboot: the boxes ignore them.
     std::uint64_t sync_from_generation() const { return m_sync_from_generation; }
     std::size_t retiring_sources() const { return m_retired.size(); }
@@ -73,8 +75,12 @@ public:
     void set_workload(const QString& name);
     void set_intensity(double x);
     void set_sysctl(const QString& name, long value); // without "vm."
-    // `remember`: kept in the settings as the speed to start with next time (a lesson's pacing is not).
+    // `remember`: the user's own speed, kept in the settings as the speed to start with next time (a lesson's
+    // pacing is not).
     void set_speed(double vns_per_wall_s, bool remember = true);
+    // A lesson or a story was left and its machine keeps running: the user's own speed and intensity are in
+    // force again, on it and on the machines that follow (free play is not paced as the lesson was).
+    void restore_own_pace();
     void step_speed(int direction); // +1 the next faster speed, -1 the next slower
     // Pause or resume; a run whose workload finished starts again (a reboot: the same machine and switches).
     void play_pause();
@@ -83,8 +89,9 @@ public:
     bool keep_running() const { return m_keep_running; }
     void step();
     void reboot();
-    // Runs the live machine for `ns` of virtual time, then pauses (-1: until the workload finishes).
-    void run_for(qint64 ns);
+    // Runs the live machine for `ns` of virtual time, then pauses (-1: until the workload finishes). Returns
+    // the virtual time at which it pauses; nullopt when the source is not live (a replay).
+    std::optional<sim::vtime_ns> run_for(qint64 ns);
     // A snapshot every `every_ns` of virtual time on this and every later live machine (0: the wall-clock rate
     // only): set while recording.
     void set_sample_interval(sim::vtime_ns every_ns);
@@ -130,7 +137,8 @@ private:
     };
     std::optional<custom_machine> m_custom; // the live machine is a lesson's or a story's, not m_setup's
     bool m_custom_load_running = false; // the source runs a workload of its own: never reboot it with another
-    double m_speed = 1e9;
+    double m_speed = 1e9; // in force now
+    double m_own_speed = 1e9; // the user's (set_speed with remember)
     std::uint64_t m_sync_from_generation = 0;
     bool m_keep_running = false;
     sim::vtime_ns m_sample_ns = 0;

@@ -98,7 +98,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     connect(m_machine, &machine_control::speed_changed, m_controls, &controls_panel::set_speed);
     m_session = new session_control({this, m_machine, m_pump, m_views, m_controls, m_status}, this);
     connect(m_machine, &machine_control::source_changed, this, &main_window::update_title);
-    m_lessons = new lesson_control({this, m_controls_dock, m_machine, m_pump, m_views, m_status}, this);
+    m_lessons = new lesson_control({this, m_controls_dock, m_deltas_dock, m_machine, m_pump, m_views, m_status}, this);
     m_look = new presenter_mode(this, m_views, strip, m_settings.get(), this);
     m_stories = new story_player({m_machine, m_pump, m_views, m_status}, this);
     centre_lay->addWidget(m_stories->caption()); // under the views, not over their plots

@@ -68,7 +68,7 @@ void main_window::save_settings()
     }
     m_settings->setValue(QStringLiteral("window/views"), m_views->save_state());
     m_settings->setValue(QStringLiteral("ui/theme"), theme_name(m_look->theme()));
-    m_settings->setValue(QStringLiteral("run/speed"), m_machine->speed());
+    m_settings->setValue(QStringLiteral("run/speed"), m_machine->own_speed()); // not a lesson's pace
     m_settings->sync();
 }
 

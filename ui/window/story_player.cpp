@@ -110,6 +110,7 @@ void story_player::stop()
     m_caption->hide();
     m_parts.views->set_focus_view({});
     m_parts.machine->set_keep_running(false);
+    m_parts.machine->restore_own_pace(); // the story's machine runs on in free play, at the user's pace
     emit finished_story();
 }
 

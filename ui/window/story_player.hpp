@@ -38,7 +38,9 @@ public:
 
     // Starts the story of seed `id` ("000" .. "004"); "" or the problem (also shown in the status bar).
     QString start(const QString& id);
-    void stop(); // the machine keeps running; the views and the caption go back to normal
+    // The machine keeps running, at the user's own speed and intensity; the views and the caption go back to
+    // normal.
+    void stop();
     bool playing() const { return m_story != nullptr; }
     const lessons::story* story() const { return m_story; }
     // The checkpoint shown now (-1: none, the story runs towards the next one).

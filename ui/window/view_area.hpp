@@ -37,6 +37,9 @@ public:
     // follow (the deferred-init tab does not come forward over it), until the user picks another tab.
     void highlight(const QString& id);
     QString highlighted() const { return m_pinned; }
+    // The view asked for no longer stays (the lesson was left): the boots that follow bring the deferred-init
+    // tab forward again. The tabs stay as they are.
+    void clear_highlight() { m_pinned.clear(); }
     // While a machine boots the deferred-init view is brought forward (it is the one thing moving); once the
     // machine runs, the tab the user had comes back, unless they picked another meanwhile.
     void show_boot(bool booting);

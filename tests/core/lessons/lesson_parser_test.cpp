@@ -145,6 +145,9 @@ TEST_CASE("each kind of mistake is reported with its line and column")
         {"ask: What batch?\nchoices: 7 | 63\n", 7, 1, "has no answer"},
         {"ask: What batch?\nchoices: 7 | 63\nanswer: 8\n", 9, 9, "not one of the choices"},
         {"ask: What batch?\nanswer: seven\n", 8, 9, "answer is a number"},
+        {"ask: How much?\nanswer: 1e-3\n", 8, 9, "write the number out"},
+        {"ask: How much?\nanswer: 7.\n", 8, 9, "1 to 6 digits after the point"},
+        {"ask: How much?\nanswer: 0.1234567\n", 8, 9, "1 to 6 digits after the point"},
         {"answer: 7\n", 7, 9, "there is no question"},
         {"check: sys_ns < from(\"off\", sys_ns)\n", 7, 8, "no earlier step keeps"},
         {"figure: label | 7\n", 7, 9, "LABEL | PAPER"},
@@ -165,6 +168,36 @@ TEST_CASE("each kind of mistake is reported with its line and column")
         CHECK(errs[0].column == c.column);
         CHECK_THAT(errs[0].message, Catch::Contains(c.says));
     }
+}
+
+TEST_CASE("a prediction's answer kind: a choice, a whole number, or a decimal with the decimals written")
+{
+    auto l = must_parse(k_front
+        + "## Choice\n```step\nask: Which?\nchoices: 7 | 63\nanswer: 63\n```\n"
+          "## Batch\n```step\nask: What batch?\nanswer: 63\ntolerance: 2\n```\n"
+          "## Share\n```step\nask: What share?\nanswer: 0.25\ntolerance: 10%\n```\n"
+          "## Negative\n```step\nask: What change?\nanswer: -69.16\n```\n");
+    REQUIRE(l.steps.size() == 4);
+    const auto& choice = *l.steps[0].predict;
+    CHECK(choice.kind == answer_kind::choice);
+    CHECK(choice.is_choice());
+    CHECK(choice.accepts_choice(1));
+    const auto& batch = *l.steps[1].predict;
+    CHECK(batch.kind == answer_kind::whole_number);
+    CHECK_FALSE(batch.is_choice());
+    CHECK(batch.decimals == 0);
+    CHECK(batch.answer_number == 63);
+    CHECK(batch.accepts(61));
+    CHECK_FALSE(batch.accepts(60));
+    const auto& share = *l.steps[2].predict;
+    CHECK(share.kind == answer_kind::decimal);
+    CHECK(share.decimals == 2);
+    CHECK(share.accepts(0.27));
+    CHECK_FALSE(share.accepts(0.28));
+    const auto& change = *l.steps[3].predict;
+    CHECK(change.kind == answer_kind::decimal);
+    CHECK(change.decimals == 2);
+    CHECK(change.answer_number == Approx(-69.16));
 }
 
 TEST_CASE("structural mistakes: front block, truncated and misplaced blocks, no steps")
@@ -251,6 +284,16 @@ TEST_CASE("the lessons of the source tree all load: eight of them, each with ste
             switch_on.push_back(s.setup.switches.back().second);
         }
     CHECK(switch_on == std::vector<bool>{false, true});
+    // Their number answers are counts and batches: whole numbers, asked without decimals.
+    int numbers = 0;
+    for (const auto& l : set.lessons)
+        for (const auto& s : l.steps)
+            if (s.predict && !s.predict->is_choice()) {
+                INFO(l.id << ": " << s.title);
+                CHECK(s.predict->kind == answer_kind::whole_number);
+                ++numbers;
+            }
+    CHECK(numbers >= 3);
 }
 
 TEST_CASE("the example lesson in lessons/README.md is a valid lesson")
