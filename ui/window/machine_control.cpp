@@ -69,10 +69,7 @@ QString machine_control::apply_setup(const run_setup& s)
     if (m_custom) {
         // Leaving a lesson's or a story's machine: the user's own pace again (the intensity is in `s`).
         m_custom.reset();
-        if (m_speed != m_own_speed) {
-            m_speed = m_own_speed;
-            emit speed_changed(m_speed);
-        }
+        if (m_speed != m_own_speed) set_speed(m_own_speed, false);
     }
     m_free = s;
     install(s, std::get<resolved_setup>(std::move(resolved)), {});
@@ -83,10 +80,7 @@ void machine_control::install_custom(const run_setup& shown, resolved_setup r, e
 {
     m_custom = custom_machine{shown, r, x};
     install(shown, std::move(r), x);
-    if (x.speed) {
-        m_speed = *x.speed;
-        emit speed_changed(m_speed);
-    }
+    if (x.speed) set_speed(*x.speed, false); // the lesson's or story's pace, not remembered as the user's
 }
 
 void machine_control::install(const run_setup& s, resolved_setup r, const extras& x)
@@ -250,8 +244,7 @@ void machine_control::restore_own_pace()
 {
     if (m_speed != m_own_speed) set_speed(m_own_speed, false);
     if (m_setup.intensity != m_free.intensity && !replaying()) {
-        m_setup.intensity = m_free.intensity;
-        if (m_source) m_source->set_intensity(m_setup.intensity);
+        set_intensity(m_free.intensity);
         emit setup_changed(); // the controls show it
     }
 }
