@@ -14,6 +14,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QProgressBar>
 #include <QPushButton>
 
 #include <catch2/catch.hpp>
@@ -284,6 +285,7 @@ TEST_CASE(
         QString checks;
         qint64 wall_ms = 0;
         bool running_after_1s = false;
+        bool busy_bar_after_1s = false; // a `run: finish` has no known end: a busy bar, not 0%
     };
     const auto run_build = [](std::chrono::milliseconds watch) {
         build b;
@@ -303,6 +305,7 @@ TEST_CASE(
         panel.run_step();
         test::wait_until([] { return false; }, 1000);
         b.running_after_1s = panel.status() == lesson_panel::check_status::running && w.lessons()->pacing_run();
+        b.busy_bar_after_1s = !panel.run_progress()->isHidden() && panel.run_progress()->maximum() == 0;
         REQUIRE(test::wait_until([&] { return panel.status() == lesson_panel::check_status::passed; }, 180000));
         b.wall_ms = clock.elapsed();
         test::wait_until([] { return false; }, 200);
@@ -315,6 +318,7 @@ TEST_CASE(
     const build paced = run_build(4000ms);
     INFO("paced build: " << paced.wall_ms << " ms");
     CHECK(paced.running_after_1s);
+    CHECK(paced.busy_bar_after_1s);
     CHECK(paced.wall_ms >= 4000);
     CHECK(paced.wall_ms < 60000);
     const build fast = run_build(0ms);

@@ -65,6 +65,7 @@ public:
     bool presenter_mode() const { return m_presenter; }
     QDoubleSpinBox* number_box() const { return m_number_box; }
     QPushButton* run_button() const { return m_run; }
+    const QProgressBar* run_progress() const { return m_progress; }
     QWidget* answer_box() const; // the revealed answer (tests)
     QString check_head() const; // the line above the checks (tests)
 

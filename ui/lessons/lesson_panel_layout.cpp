@@ -251,8 +251,12 @@ void lesson_panel::show_prediction(const lessons::step& s)
 void lesson_panel::refresh_check()
 {
     const auto st = status();
-    const double progress = m_tracker.progress();
-    m_progress->setValue(static_cast<int>(std::lround(progress * 100)));
+    if (const auto progress = m_tracker.progress()) {
+        m_progress->setRange(0, 100);
+        m_progress->setValue(static_cast<int>(std::lround(*progress * 100)));
+    } else {
+        m_progress->setRange(0, 0); // Qt's busy indicator: the run goes on until the workload is done
+    }
     QString head;
     switch (st) {
     case check_status::none:

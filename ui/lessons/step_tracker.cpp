@@ -73,7 +73,7 @@ bool step_tracker::run_over(const sim::snapshot& s) const
     return s.sim_time_ns >= m_start_ns + *m_step->run_ns;
 }
 
-double step_tracker::progress() const
+std::optional<double> step_tracker::progress() const
 {
     if (m_phase == phase::done) return 1;
     if (!m_step || !m_last || m_phase != phase::running) return 0;
@@ -81,7 +81,8 @@ double step_tracker::progress() const
         return std::clamp(
             static_cast<double>(m_last->sim_time_ns - std::min(m_last->sim_time_ns, m_start_ns)) / *m_step->run_ns, 0.0,
             1.0);
-    return m_step->run_to_finish ? 0 : 1;
+    if (m_step->run_to_finish) return std::nullopt;
+    return 1;
 }
 
 void step_tracker::evaluate(const sim::snapshot& s)

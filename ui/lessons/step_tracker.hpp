@@ -47,8 +47,9 @@ public:
     phase current_phase() const { return m_phase; }
     const lessons::step_evaluation& evaluation() const { return m_eval; }
     bool evaluated() const { return m_evaluated; }
-    // Share of the run done, 0..1 (1 without a run).
-    double progress() const;
+    // Share of the run done, 0..1 (1 without a run); none while a `run: finish` runs, whose end only the
+    // workload knows (the panel then shows a busy bar rather than one stuck at 0%).
+    std::optional<double> progress() const;
     sim::vtime_ns run_start_ns() const { return m_start_ns; }
     const std::string& error() const { return m_error; }
     const std::shared_ptr<const sim::snapshot>& last_snapshot() const { return m_last; }
