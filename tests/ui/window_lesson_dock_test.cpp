@@ -328,3 +328,31 @@ TEST_CASE(
     CHECK(paced.figures == fast.figures); // the lesson's numbers do not depend on the pace
     CHECK(paced.checks == fast.checks);
 }
+
+TEST_CASE(
+    "a layout saved while a lesson is open comes back with the key figures below the controls", "[ui][window][lesson]")
+{
+    test::sandbox box;
+    {
+        main_window w(box.options());
+        w.show();
+        w.resize(1280, 800);
+        settle();
+        REQUIRE(w.lessons()->open_lesson_id(QStringLiteral("03")));
+        settle();
+        auto* figures = w.findChild<QDockWidget*>(QStringLiteral("figures-dock"));
+        REQUIRE(figures);
+        REQUIRE(w.tabifiedDockWidgets(w.lessons()->dock()).contains(figures)); // saved as a tab
+        w.close(); // saves the layout
+    }
+    main_window again(box.options());
+    again.show();
+    settle();
+    auto* figures = again.findChild<QDockWidget*>(QStringLiteral("figures-dock"));
+    auto* controls = again.findChild<QDockWidget*>(QStringLiteral("controls-dock"));
+    REQUIRE(figures);
+    REQUIRE(controls);
+    CHECK_FALSE(again.tabifiedDockWidgets(controls).contains(figures));
+    CHECK(figures->isVisible());
+    CHECK(figures->mapTo(&again, QPoint(0, 0)).y() > controls->mapTo(&again, QPoint(0, 0)).y());
+}

@@ -68,6 +68,10 @@ public:
     // intensity, and the view it asked for no longer stays forward. The panel keeps its place; its next run
     // sets the step's machine up again.
     void leave_lesson();
+    // The dock below (the key figures) goes back below the controls when it is a tab beside them: what an
+    // open lesson does to the layout is undone. Also used on a restored layout that was saved while a
+    // lesson was open (the lessons' dock itself is not restored: it is made when a lesson opens).
+    void give_back_height();
 
 private:
     void ensure_dock();
@@ -76,7 +80,6 @@ private:
     void pace(); // each frame while a run is paced: the pace now, or the end of the run
     void stop_pacing();
     void bring_forward(); // the dock shown, its tab in front, the dock below made a tab beside it
-    void give_back_height(); // the dock below goes back below
     void machine_left(); // the machine is not the lesson's any more
 
     parts m_parts;

@@ -2,6 +2,7 @@
 // it is chosen).
 #include "window/main_window.hpp"
 
+#include "window/lesson_control.hpp"
 #include "window/machine_control.hpp"
 #include "window/presenter_mode.hpp"
 #include "window/view_area.hpp"
@@ -35,6 +36,7 @@ void main_window::restore_settings()
     if (!m_settings) return;
     restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
+    m_lessons->give_back_height(); // a layout saved with a lesson open had the key figures as a tab
     m_views->restore_state(m_settings->value(QStringLiteral("window/views")).toByteArray());
     if (auto t = parse_theme(m_settings->value(QStringLiteral("ui/theme")).toString())) m_look->set_theme(*t);
     bool ok = false;
