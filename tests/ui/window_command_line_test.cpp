@@ -58,6 +58,8 @@ TEST_CASE("the screenshot options parse into a screenshot request", "[ui][window
     CHECK(parsed({}).action == cli_action::run);
     CHECK(parsed({"--help"}).action == cli_action::help);
     CHECK(parsed({"--version"}).action == cli_action::version);
+    CHECK(parsed({"-h"}).action == cli_action::help);
+    CHECK(parsed({"-v"}).action == cli_action::version);
     CHECK(parsed({"-platform", "offscreen", "--preset", "classroom"}).win.preset
         == std::optional<std::string>("classroom"));
     CHECK(parse_duration(QStringLiteral("5s")) == std::optional<std::uint64_t>(5'000'000'000));
@@ -92,6 +94,8 @@ TEST_CASE("a bad pcplab flag is refused with one line that names it", "[ui][wind
         {{"--run-for", "5s"}, "--run-for"}, // only with --screenshot
         {{"--patch-b", "batched-bulk-free=on"}, "--patch-b"}, // only with --ab
         {{"--ab=yes"}, "--ab"},
+        {{"--preset", "classroom", "--seed"}, "--seed"},
+        {{"--preset", "classroom", "stray"}, "stray"},
     };
     for (const auto& c : cases) {
         INFO(c.args.join(QLatin1Char(' ')).toStdString());

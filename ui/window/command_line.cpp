@@ -1,4 +1,4 @@
-// Parsing `pcplab`'s flags; every error names the flag and says what was expected.
+// Parsing `pcplab`'s flags with QCommandLineParser; every error names the flag and says what was expected.
 #include "window/command_line.hpp"
 
 #include "window/lessons.hpp"
@@ -11,10 +11,12 @@
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
 
+#include <QCommandLineParser>
 #include <QFileInfo>
 #include <QRegularExpression>
 
 #include <cmath>
+#include <string_view>
 
 namespace pcplab::ui
 {
@@ -57,134 +59,176 @@ std::optional<std::uint64_t> parse_duration(const QString& text)
     return static_cast<std::uint64_t>(std::llround(ns));
 }
 
+namespace
+{
+// The flags and whether each takes a value; QCommandLineParser does the splitting (--flag v, --flag=v), the
+// "needs a value" / "takes no value" errors and --help/--version, so only the meaning of each value is ours.
+void add_options(QCommandLineParser& p)
+{
+    p.addHelpOption(); // -h, --help, -?
+    p.addVersionOption(); // -v, --version
+    for (const char* flag : {"ab", "presenter"}) p.addOption(QCommandLineOption(QString::fromLatin1(flag), QString()));
+    for (const char* flag : {"preset", "era", "patch", "patch-b", "workload", "seed", "speed", "theme", "view",
+             "screenshot", "run-for", "timeout", "size", "replay", "lesson", "story"})
+        p.addOption(QCommandLineOption(QString::fromLatin1(flag), QString(), QStringLiteral("value")));
+}
+
+// Qt's own one-dash options (and their values) are QApplication's to read, not ours.
+QStringList without_qt_options(const QStringList& args)
+{
+    QStringList out{QStringLiteral("pcplab")}; // QCommandLineParser::parse skips the program name
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        static const QStringList ours = {QStringLiteral("-h"), QStringLiteral("-?"), QStringLiteral("-v")};
+        if (a.startsWith(QLatin1Char('-')) && !a.startsWith(QLatin1String("--")) && a.size() > 1 && !ours.contains(a)) {
+            if (k_qt_value_options.contains(a)) ++i;
+            continue;
+        }
+        out << a;
+    }
+    return out;
+}
+
+// QCommandLineParser's error as one line in the same form as ours, naming the flag as the user typed it.
+std::string parse_error(const QCommandLineParser& p)
+{
+    const QStringList unknown = p.unknownOptionNames();
+    if (!unknown.isEmpty()) return "unknown option '--" + unknown.first().toStdString() + "' (see pcplab --help)";
+    // Qt says "Missing value after '--seed'." / "Unexpected value after '--ab'."; ours read "FLAG: problem".
+    static const QRegularExpression re(QStringLiteral("^(Missing|Unexpected) value after '([^']+)'"));
+    const QString text = p.errorText().simplified();
+    const auto m = re.match(text);
+    if (!m.hasMatch()) return text.toStdString();
+    return m.captured(2).toStdString()
+        + (m.captured(1) == QLatin1String("Missing") ? ": needs a value" : ": takes no value");
+}
+} // namespace
+
 std::variant<command_line, std::string> parse_command_line(const QStringList& args)
 {
+    QCommandLineParser p;
+    add_options(p);
+    if (!p.parse(without_qt_options(args))) return parse_error(p);
+    if (!p.positionalArguments().isEmpty())
+        return "unexpected argument '" + p.positionalArguments().first().toStdString() + "' (see pcplab --help)";
     command_line cl;
-    bool run_for_given = false, timeout_given = false, size_given = false;
-    for (int i = 0; i < args.size(); ++i) {
-        QString flag = args[i];
-        if (flag == QLatin1String("-h")) flag = QStringLiteral("--help");
-        std::optional<QString> inline_value;
-        if (flag.startsWith(QLatin1String("--")) && flag.contains(QLatin1Char('='))) {
-            inline_value = flag.section(QLatin1Char('='), 1);
-            flag = flag.section(QLatin1Char('='), 0, 0);
-        } else if (flag.startsWith(QLatin1Char('-')) && !flag.startsWith(QLatin1String("--")) && flag.size() > 1) {
-            if (k_qt_value_options.contains(flag)) ++i; // Qt's option and its value
-            continue;
-        }
-        const std::string f = flag.toStdString();
-        auto value = [&]() -> std::variant<QString, std::string> {
-            if (inline_value) return *inline_value;
-            if (i + 1 >= args.size()) return f + ": needs a value";
-            return args[++i];
-        };
-        auto no_value = [&]() -> std::string { return inline_value ? f + ": takes no value" : std::string(); };
-        if (flag == QLatin1String("--help")) {
-            cl.action = cli_action::help;
-            return cl;
-        }
-        if (flag == QLatin1String("--version")) {
-            cl.action = cli_action::version;
-            return cl;
-        }
-        if (flag == QLatin1String("--ab") || flag == QLatin1String("--presenter")) {
-            if (auto e = no_value(); !e.empty()) return e;
-            (flag == QLatin1String("--ab") ? cl.win.ab : cl.win.presenter) = true;
-            continue;
-        }
-        static const QStringList with_value = {QStringLiteral("--preset"), QStringLiteral("--era"),
-            QStringLiteral("--patch"), QStringLiteral("--patch-b"), QStringLiteral("--workload"),
-            QStringLiteral("--seed"), QStringLiteral("--speed"), QStringLiteral("--theme"), QStringLiteral("--view"),
-            QStringLiteral("--screenshot"), QStringLiteral("--run-for"), QStringLiteral("--timeout"),
-            QStringLiteral("--size"), QStringLiteral("--replay"), QStringLiteral("--lesson"),
-            QStringLiteral("--story")};
-        if (!with_value.contains(flag)) return "unknown option '" + f + "' (see pcplab --help)";
-        auto got = value();
-        if (auto* err = std::get_if<std::string>(&got)) return *err;
-        const QString v = std::get<QString>(got);
-        const std::string sv = v.toStdString();
-        if (flag == QLatin1String("--preset")) {
-            auto loaded = sim::load_preset(sv);
-            if (auto* err = std::get_if<sim::preset_error>(&loaded))
-                return "--preset " + sv + ": " + err->message + " (presets: " + join(sim::list_presets()) + ")";
-            cl.win.preset = sv;
-        } else if (flag == QLatin1String("--era")) {
-            if (!mm::choose_era(sv)) return "--era: '" + sv + "' is not a kernel version (try v5.4, 6.7, 5.4.0-rc3)";
-            cl.win.era = sv;
-        } else if (flag == QLatin1String("--patch") || flag == QLatin1String("--patch-b")) {
+    if (p.isSet(QStringLiteral("help"))) {
+        cl.action = cli_action::help;
+        return cl;
+    }
+    if (p.isSet(QStringLiteral("version"))) {
+        cl.action = cli_action::version;
+        return cl;
+    }
+    cl.win.ab = p.isSet(QStringLiteral("ab"));
+    cl.win.presenter = p.isSet(QStringLiteral("presenter"));
+    const auto given = [&](const char* name) { return p.isSet(QString::fromLatin1(name)); };
+    // The last of a repeated flag wins, as before.
+    const auto value = [&](const char* name) { return p.value(QString::fromLatin1(name)); };
+
+    if (given("preset")) {
+        const std::string sv = value("preset").toStdString();
+        auto loaded = sim::load_preset(sv);
+        if (auto* err = std::get_if<sim::preset_error>(&loaded))
+            return "--preset " + sv + ": " + err->message + " (presets: " + join(sim::list_presets()) + ")";
+        cl.win.preset = sv;
+    }
+    if (given("era")) {
+        const std::string sv = value("era").toStdString();
+        if (!mm::choose_era(sv)) return "--era: '" + sv + "' is not a kernel version (try v5.4, 6.7, 5.4.0-rc3)";
+        cl.win.era = sv;
+    }
+    for (const char* flag : {"patch", "patch-b"}) {
+        for (const QString& v : p.values(QString::fromLatin1(flag))) {
+            const std::string sv = v.toStdString();
             auto s = sim::parse_switch_setting(sv);
-            if (auto* msg = std::get_if<std::string>(&s)) return f + " " + sv + ": " + *msg;
-            (flag == QLatin1String("--patch") ? cl.win.patches : cl.win.patches_b)
+            if (auto* msg = std::get_if<std::string>(&s)) return "--" + std::string(flag) + " " + sv + ": " + *msg;
+            (std::string_view(flag) == "patch" ? cl.win.patches : cl.win.patches_b)
                 .push_back(std::get<sim::switch_setting>(s));
-        } else if (flag == QLatin1String("--workload")) {
-            if (!sim::make_workload(sv))
-                return "--workload: unknown workload '" + sv + "' (one of: " + join(sim::workload_names()) + ")";
-            cl.win.workload = sv;
-        } else if (flag == QLatin1String("--seed")) {
-            bool ok = false;
-            const qulonglong n = v.toULongLong(&ok);
-            if (!ok) return "--seed: '" + sv + "' is not a whole number";
-            cl.win.seed = n;
-        } else if (flag == QLatin1String("--speed")) {
-            bool ok = false;
-            const double x = v.toDouble(&ok);
-            if (v == QLatin1String("max"))
-                cl.win.speed = 0;
-            else if (!ok || !std::isfinite(x) || x <= 0 || x > 1000)
-                return "--speed: '" + sv + "' is not a speed (a factor of real time in (0, 1000], or max)";
-            else
-                cl.win.speed = x * 1e9;
-        } else if (flag == QLatin1String("--theme")) {
-            auto t = parse_theme(v);
-            if (!t) return "--theme: '" + sv + "' is not a theme (dark or light)";
-            cl.win.theme = t;
-        } else if (flag == QLatin1String("--view")) {
-            if (!known_view_ids().contains(v))
-                return "--view: unknown view '" + sv
-                    + "' (one of: " + known_view_ids().join(QStringLiteral(", ")).toStdString() + ")";
-            cl.win.view = v;
-        } else if (flag == QLatin1String("--replay")) {
-            if (!QFileInfo(v).isFile()) return "--replay: no such file '" + sv + "'";
-            cl.win.replay = v;
-        } else if (flag == QLatin1String("--lesson")) {
-            const auto set = lessons::load_lessons(lessons::default_lessons_dir());
-            if (find_lesson(set, v) < 0) {
-                std::string ids;
-                for (const auto& l : set.lessons) ids += (ids.empty() ? "" : ", ") + l.id;
-                return "--lesson: no lesson '" + sv + "' (" + ids + ")";
-            }
-            cl.win.lesson = v;
-        } else if (flag == QLatin1String("--story")) {
-            if (!lessons::find_story(sv)) return "--story: no story '" + sv + "' (000, 001, 002, 003, 004)";
-            cl.win.story = v;
-        } else if (flag == QLatin1String("--screenshot")) {
-            if (v.isEmpty()) return "--screenshot: needs a file name";
-            cl.action = cli_action::screenshot;
-            cl.screenshot_file = v;
-        } else if (flag == QLatin1String("--run-for") || flag == QLatin1String("--timeout")) {
-            auto d = parse_duration(v);
-            if (!d) return f + ": '" + sv + "' is not a duration (a number with ns, us, ms or s, e.g. 5s)";
-            if (flag == QLatin1String("--run-for")) {
-                cl.run_for_ns = *d;
-                run_for_given = true;
-            } else {
-                cl.timeout = std::chrono::milliseconds(std::max<std::uint64_t>(1, *d / 1'000'000));
-                timeout_given = true;
-            }
-        } else if (flag == QLatin1String("--size")) {
-            static const QRegularExpression re(QStringLiteral("^([0-9]{2,5})x([0-9]{2,5})$"));
-            const auto m = re.match(v);
-            const int w = m.hasMatch() ? m.captured(1).toInt() : 0, h = m.hasMatch() ? m.captured(2).toInt() : 0;
-            if (w < 320 || h < 240 || w > 8192 || h > 8192)
-                return "--size: '" + sv + "' is not a window size (WIDTHxHEIGHT, 320x240 .. 8192x8192)";
-            cl.size = QSize(w, h);
-            size_given = true;
         }
     }
-    if (cl.action != cli_action::screenshot) {
-        if (run_for_given) return "--run-for: only with --screenshot FILE";
-        if (timeout_given) return "--timeout: only with --screenshot FILE";
-        if (size_given) return "--size: only with --screenshot FILE";
+    if (given("workload")) {
+        const std::string sv = value("workload").toStdString();
+        if (!sim::make_workload(sv))
+            return "--workload: unknown workload '" + sv + "' (one of: " + join(sim::workload_names()) + ")";
+        cl.win.workload = sv;
+    }
+    if (given("seed")) {
+        bool ok = false;
+        const qulonglong n = value("seed").toULongLong(&ok);
+        if (!ok) return "--seed: '" + value("seed").toStdString() + "' is not a whole number";
+        cl.win.seed = n;
+    }
+    if (given("speed")) {
+        const QString v = value("speed");
+        bool ok = false;
+        const double x = v.toDouble(&ok);
+        if (v == QLatin1String("max"))
+            cl.win.speed = 0;
+        else if (!ok || !std::isfinite(x) || x <= 0 || x > 1000)
+            return "--speed: '" + v.toStdString() + "' is not a speed (a factor of real time in (0, 1000], or max)";
+        else
+            cl.win.speed = x * 1e9;
+    }
+    if (given("theme")) {
+        auto t = parse_theme(value("theme"));
+        if (!t) return "--theme: '" + value("theme").toStdString() + "' is not a theme (dark or light)";
+        cl.win.theme = t;
+    }
+    if (given("view")) {
+        const QString v = value("view");
+        if (!known_view_ids().contains(v))
+            return "--view: unknown view '" + v.toStdString()
+                + "' (one of: " + known_view_ids().join(QStringLiteral(", ")).toStdString() + ")";
+        cl.win.view = v;
+    }
+    if (given("replay")) {
+        const QString v = value("replay");
+        if (!QFileInfo(v).isFile()) return "--replay: no such file '" + v.toStdString() + "'";
+        cl.win.replay = v;
+    }
+    if (given("lesson")) {
+        const QString v = value("lesson");
+        const auto set = lessons::load_lessons(lessons::default_lessons_dir());
+        if (find_lesson(set, v) < 0) {
+            std::string ids;
+            for (const auto& l : set.lessons) ids += (ids.empty() ? "" : ", ") + l.id;
+            return "--lesson: no lesson '" + v.toStdString() + "' (" + ids + ")";
+        }
+        cl.win.lesson = v;
+    }
+    if (given("story")) {
+        const std::string sv = value("story").toStdString();
+        if (!lessons::find_story(sv)) return "--story: no story '" + sv + "' (000, 001, 002, 003, 004)";
+        cl.win.story = value("story");
+    }
+    if (given("screenshot")) {
+        if (value("screenshot").isEmpty()) return "--screenshot: needs a file name";
+        cl.action = cli_action::screenshot;
+        cl.screenshot_file = value("screenshot");
+    }
+    for (const char* flag : {"run-for", "timeout"}) {
+        if (!given(flag)) continue;
+        const std::string f = "--" + std::string(flag);
+        if (cl.action != cli_action::screenshot) return f + ": only with --screenshot FILE";
+        auto d = parse_duration(value(flag));
+        if (!d)
+            return f + ": '" + value(flag).toStdString()
+                + "' is not a duration (a number with ns, us, ms or s, e.g. 5s)";
+        if (std::string_view(flag) == "run-for")
+            cl.run_for_ns = *d;
+        else
+            cl.timeout = std::chrono::milliseconds(std::max<std::uint64_t>(1, *d / 1'000'000));
+    }
+    if (given("size")) {
+        if (cl.action != cli_action::screenshot) return "--size: only with --screenshot FILE";
+        static const QRegularExpression re(QStringLiteral("^([0-9]{2,5})x([0-9]{2,5})$"));
+        const auto m = re.match(value("size"));
+        const int w = m.hasMatch() ? m.captured(1).toInt() : 0, h = m.hasMatch() ? m.captured(2).toInt() : 0;
+        if (w < 320 || h < 240 || w > 8192 || h > 8192)
+            return "--size: '" + value("size").toStdString()
+                + "' is not a window size (WIDTHxHEIGHT, 320x240 .. 8192x8192)";
+        cl.size = QSize(w, h);
     }
     if (!cl.win.patches_b.empty() && !cl.win.ab) return "--patch-b: only with --ab";
     if (cl.action == cli_action::screenshot) cl.win.use_settings = false;
@@ -221,7 +265,7 @@ QString usage_text()
         "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"
         "    --timeout DURATION    wall-clock limit on getting there (default 180s)\n"
         "    --size WxH            window size (default 1600x1000)\n"
-        "  --help, --version\n"
+        "  -h, --help, -v, --version\n"
         "\n"
         "Exit status: 0 success; 1 the screenshot could not be taken; 2 a bad option (the message names it).\n");
 }

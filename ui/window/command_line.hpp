@@ -4,10 +4,10 @@
 //          [--seed N] [--speed X] [--theme dark|light] [--presenter] [--view NAME] [--replay FILE] [--lesson ID]
 //          [--story ID]
 //          [--screenshot FILE [--run-for 5s] [--timeout 120s] [--size 1600x1000]]
-//   pcplab --help | --version
+//   pcplab -h | --help | -v | --version
 //
-// Parsed before QApplication exists (so --help and bad flags need no display). Options Qt itself takes (one
-// dash: -platform offscreen, -style fusion, ...) are passed over.
+// Parsed with QCommandLineParser before QApplication exists (so --help and bad flags need no display). Options Qt
+// itself takes (one dash: -platform offscreen, -style fusion, ...) are passed over.
 #pragma once
 
 #include "window/theme.hpp"
