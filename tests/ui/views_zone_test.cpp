@@ -129,3 +129,44 @@ TEST_CASE("the rates view's contention is a share of time: at most 100 %, the wh
     CHECK(v.header_text().contains(QStringLiteral("zone->lock contention %1 %")
                                        .arg(s.zones[static_cast<std::size_t>(zi)].lock.contention_pct, 0, 'f', 1)));
 }
+
+TEST_CASE("B's lines appear when B's engine publishes its zones after A's (the pair boots on two threads)",
+    "[ui][views][zones]")
+{
+    // Seen at 1280x800 on a loaded host: the limits view drew B's markers and header values but none of B's
+    // lines, because its layout was built while B's snapshot had no zones yet and was never rebuilt.
+    auto cfg = test::preset_engine_config("classroom");
+    cfg.spec = test::small_spec(2, 4, 6);
+    stepped_machine a(cfg);
+    stepped_machine b(cfg, 1);
+    for (int i = 0; i < 4; ++i) a.advance(ms);
+
+    ui::history b_booting;
+    ui::frame early = test::make_frame(a);
+    const ui::frame bf = boot_frame(b, b_booting);
+    early.b = bf.a;
+    early.hb = &b_booting;
+    REQUIRE(early.b->zones.empty());
+
+    ui::limits_view limits;
+    ui::rates_view rates;
+    for (ui::view* v : std::initializer_list<ui::view*>{&limits, &rates}) {
+        v->resize(900, 600);
+        v->show();
+        draw(v, early);
+    }
+    REQUIRE(limits.zone_plots() == 2);
+    CHECK(limits.high_points(0, 1) == 0);
+
+    for (int i = 0; i < 4; ++i) b.advance(ms);
+    a.advance(ms);
+    const ui::frame both = test::make_frame(a, &b);
+    for (ui::view* v : std::initializer_list<ui::view*>{&limits, &rates}) draw(v, both);
+    REQUIRE(limits.zone_plots() == 2);
+    for (int i = 0; i < 2; ++i) {
+        CHECK(limits.high_points(i, 0) > 0);
+        CHECK(limits.high_points(i, 1) > 0);
+    }
+    CHECK(rates.contention_points(0) > 0);
+    CHECK(rates.contention_points(1) > 0);
+}

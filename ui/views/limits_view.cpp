@@ -97,12 +97,8 @@ limits_view::~limits_view() = default;
 QString limits_view::layout_key(const frame& f) const
 {
     const sim::snapshot& a = *f.a;
-    QString key = QStringLiteral("%1|%2|").arg(f.b ? 1 : 0).arg(a.era.at_least(6, 7) ? 1 : 0);
-    for (int zi : zones_of(a, m_picker->choice()))
-        key += QStringLiteral("%1.%2,")
-                   .arg(a.zones[static_cast<std::size_t>(zi)].node)
-                   .arg(a.zones[static_cast<std::size_t>(zi)].zone);
-    return key;
+    return QStringLiteral("%1|%2|").arg(f.b ? 1 : 0).arg(a.era.at_least(6, 7) ? 1 : 0)
+        + zones_layout_key(a, f.b.get(), m_picker->choice());
 }
 
 void limits_view::rebuild_layout(const frame& f)
@@ -527,6 +523,13 @@ QString limits_view::zone_plot_label(int i) const
 {
     if (i < 0 || i >= static_cast<int>(m_zones.size())) return {};
     return zone_label(m_zones[static_cast<std::size_t>(i)]->node, m_zones[static_cast<std::size_t>(i)]->zone);
+}
+
+int limits_view::high_points(int i, int side) const
+{
+    if (i < 0 || i >= static_cast<int>(m_zones.size()) || side < 0 || side > 1) return 0;
+    const QCPGraph* g = m_zones[static_cast<std::size_t>(i)]->s[side].g_high;
+    return g ? g->dataCount() : 0;
 }
 
 QPoint limits_view::first_limit_marker(int i) const

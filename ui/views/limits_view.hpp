@@ -46,6 +46,7 @@ public:
     QPoint first_limit_marker(int i) const;
     zone_picker* picker() const { return m_picker; }
     QString zone_plot_label(int i) const; // "node 1 Normal" (for the tests)
+    int high_points(int i, int side) const; // points in zone plot i's "high" line of a side (for the tests)
 
 public slots:
     void seek_to(qint64 t_ns) override;

@@ -88,12 +88,8 @@ rates_view::~rates_view() = default;
 
 QString rates_view::layout_key(const frame& f) const
 {
-    QString key = QStringLiteral("%1|%2|").arg(f.b ? 1 : 0).arg(QString::fromStdString(f.a->preset));
-    for (int zi : zones_of(*f.a, m_picker->choice()))
-        key += QStringLiteral("%1.%2,")
-                   .arg(f.a->zones[static_cast<std::size_t>(zi)].node)
-                   .arg(f.a->zones[static_cast<std::size_t>(zi)].zone);
-    return key;
+    return QStringLiteral("%1|%2|").arg(f.b ? 1 : 0).arg(QString::fromStdString(f.a->preset))
+        + zones_layout_key(*f.a, f.b.get(), m_picker->choice());
 }
 
 void rates_view::rebuild(const frame& f)
@@ -284,6 +280,14 @@ double rates_view::contention_max() const
             if (ok) m = std::max(m, r.upper);
         }
     return m;
+}
+
+int rates_view::contention_points(int side) const
+{
+    int n = 0;
+    if (!m_p || side < 0 || side > 1) return n;
+    for (QCPGraph* c : m_p->s[side].contention) n += c->dataCount();
+    return n;
 }
 
 QString rates_view::header_text() const

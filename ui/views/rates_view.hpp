@@ -35,6 +35,7 @@ public:
     zone_picker* picker() const { return m_picker; }
     // The largest value of the contention plot's lines in the visible span, in % (for the tests).
     double contention_max() const;
+    int contention_points(int side) const; // points in a side's contention lines (for the tests)
 
 public slots:
     void seek_to(qint64 t_ns) override;

@@ -36,6 +36,18 @@ int zone_for_cpu(const sim::snapshot& s, zone_choice c, int cpu)
     return s.zone_index(c.all_nodes() ? node_of(s, cpu) : c.node, c.zone);
 }
 
+QString zones_layout_key(const sim::snapshot& a, const sim::snapshot* b, zone_choice c)
+{
+    QString key;
+    for (int zi : zones_of(a, c)) {
+        const sim::zone_snapshot& z = a.zones[static_cast<std::size_t>(zi)];
+        key += QStringLiteral("%1.%2").arg(z.node).arg(z.zone);
+        if (b) key += QStringLiteral("@%1").arg(b->zone_index(z.node, z.zone));
+        key += QLatin1Char(',');
+    }
+    return key;
+}
+
 QString choice_label(zone_choice c)
 {
     const QString type = QString::fromLatin1(mm::zone_name(static_cast<unsigned>(c.zone)));

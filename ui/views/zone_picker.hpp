@@ -27,6 +27,10 @@ std::vector<int> zones_of(const sim::snapshot& s, zone_choice c);
 // The zone index of CPU `cpu`'s own node for the choice's type when it covers all nodes, else the chosen zone's
 // index; -1 when absent.
 int zone_for_cpu(const sim::snapshot& s, zone_choice c, int cpu);
+// What a per-zone plot's layout depends on: the chosen zones of A, and where each sits in B's snapshot (if any).
+// B's engine may publish its first zones after A's (it boots on its own thread), so a layout built while B had
+// none of them must be rebuilt when they appear, or B's series would stay unbound and draw nothing.
+QString zones_layout_key(const sim::snapshot& a, const sim::snapshot* b, zone_choice c);
 // "Normal, all nodes" / "node 1 Normal".
 QString choice_label(zone_choice c);
 
