@@ -84,3 +84,21 @@ TEST_CASE("the key-figures legend keeps every line of its text in a narrow dock"
     CHECK(legend->height() >= needed);
     CHECK(legend->width() >= legend->sizeHint().width());
 }
+
+TEST_CASE("before any work is done, the per-work figures and 0 vs 0 tell nothing (the presenter strip leaves them out)")
+{
+    const sim::snapshot a = machine(10, 100, 0, 2.4, 77);
+    const sim::snapshot b = machine(12, 105, 0, 9.9, 47);
+    const auto f = compare_figures(a, &b);
+    CHECK_FALSE(row(f, "sys time / work").telling);
+    CHECK_FALSE(row(f, "work done").telling);
+    CHECK(row(f, "contention %").telling);
+    CHECK(row(f, "longest hold").telling);
+    const auto alone = compare_figures(a, nullptr);
+    CHECK_FALSE(row(alone, "sys time / work").telling);
+    CHECK(row(alone, "work done").telling); // A alone: its 0 is a value
+    // Once both did work, every headline figure tells.
+    const sim::snapshot a2 = machine(10, 100, 5, 2.4, 77), b2 = machine(12, 105, 6, 9.9, 47);
+    for (const auto& c : compare_figures(a2, &b2))
+        if (c.headline) CHECK(c.telling);
+}

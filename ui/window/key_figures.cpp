@@ -113,6 +113,7 @@ std::vector<figure_change> compare_figures(const sim::snapshot& a, const sim::sn
         const double va = ka.*f.field;
         c.a = a_known ? format_value(va, f.fmt) : QStringLiteral("-");
         c.b = c.change = QStringLiteral("-");
+        c.telling = !b && a_known;
         if (b) {
             const bool b_known = !f.per_work || kb.score > 0;
             const double vb = kb.*f.field;
@@ -126,6 +127,7 @@ std::vector<figure_change> compare_figures(const sim::snapshot& a, const sim::sn
                                    .arg(*d, 0, 'f', pp ? 2 : 1)
                                    .arg(pp ? QStringLiteral(" pp") : QStringLiteral(" %"))
                              : (vb == 0 ? QStringLiteral("=") : QStringLiteral("new"));
+                c.telling = d || vb != 0;
                 const double noise = pp ? 0.5 : 1.0; // pp, or percent
                 if (d && std::abs(*d) >= noise && f.way != better::neither)
                     c.verdict = (f.way == better::lower ? *d < 0 : *d > 0) ? 1 : -1;

@@ -37,6 +37,7 @@ struct figure_change {
     QString change; // B vs A: "+12.5 %", "-3.10 pp", "=", "new", "-"
     int verdict = 0; // 1 better, -1 worse, 0 neither (or too small to tell, or not defined)
     bool headline = false; // one of the few presenter mode shows
+    bool telling = false; // a value to show: A's (alone) or a change of B vs A other than "-" and "0 = 0"
 };
 // Every key figure of `a`, with B's and the change where `b` is given.
 std::vector<figure_change> compare_figures(const sim::snapshot& a, const sim::snapshot* b);

@@ -26,7 +26,8 @@ void key_strip::show_figures(const sim::snapshot& a, const sim::snapshot* b)
         = [](const QString& t) { return t.toHtmlEscaped().replace(QLatin1Char(' '), QStringLiteral("&nbsp;")); };
     QStringList parts;
     for (const figure_change& f : compare_figures(a, b)) {
-        if (!f.headline) continue;
+        // A figure without a value yet (per unit of work before any work, 0 vs 0) would read "work done =".
+        if (!f.headline || !f.telling) continue;
         if (b)
             parts << QStringLiteral("%1&nbsp;<span style=\"color:%2\">%3</span>")
                          .arg(keep(f.label), verdict_color(pal, f.verdict).name(), keep(f.change));

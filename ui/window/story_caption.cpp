@@ -20,10 +20,7 @@ story_caption::story_caption(QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     m_step = new QLabel;
     m_title = new QLabel;
-    QFont bold = m_title->font();
-    bold.setBold(true);
-    bold.setPointSizeF(bold.pointSizeF() * 1.25);
-    m_title->setFont(bold);
+    m_title->setTextFormat(Qt::RichText); // a relative size (show_text), so that presenter mode's font scales it
     m_caption = new QLabel;
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::PlainText);
@@ -56,7 +53,8 @@ void story_caption::show_text(const QString& step, const QString& title, const Q
     const std::vector<figure_row>& figures, bool last)
 {
     m_step->setText(step);
-    m_title->setText(title);
+    m_title->setText(
+        QStringLiteral("<span style=\"font-size:large; font-weight:bold\">%1</span>").arg(title.toHtmlEscaped()));
     m_caption->setText(caption);
     while (QLayoutItem* it = m_figures->takeAt(0)) {
         delete it->widget();

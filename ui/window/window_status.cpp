@@ -21,7 +21,8 @@ window_status::window_status(QStatusBar* bar, const frame_pump* pump, QObject* p
     m_state = new QLabel;
     m_state->setToolTip(tr("Run state and the virtual time reached"));
     m_rate = new QLabel;
-    m_rate->setToolTip(tr("Virtual time per wall second achieved, and engine actions per second"));
+    m_rate->setToolTip(tr("Virtual time per wall second achieved, and engine actions per second; \"slower than the "
+                          "set speed\" when this computer cannot keep up with the speed chosen in Run"));
     // Their text is as long as the state is: it must not set the window's minimum width.
     for (QLabel* l : {m_rate, m_state}) l->setMinimumWidth(40);
     m_bar->addPermanentWidget(m_rate);
@@ -63,7 +64,8 @@ void window_status::show_frame(bool replay)
     QStringList rate;
     if (a->run.vns_per_s > 0) rate << tr("%1x real time").arg(a->run.vns_per_s / 1e9, 0, 'g', 3);
     if (a->run.events_per_s > 0) rate << tr("%1 k actions/s").arg(a->run.events_per_s / 1e3, 0, 'f', 0);
-    if (a->run.behind) rate << tr("behind");
+    // The pacer's flag outlives the run that set it: say it only while the machine runs.
+    if (a->run.behind && a->state == sim::run_state::running) rate << tr("slower than the set speed");
     m_rate->setText(rate.join(QStringLiteral(" · ")));
 
     if (a->state == sim::run_state::booting) {
