@@ -58,12 +58,20 @@ TEST_CASE("history appends one sample per new snapshot and ignores one already s
     CHECK(h.samples_total() == 2);
 }
 
-TEST_CASE("history keeps the band of the per-CPU high over all CPUs")
+TEST_CASE("history keeps the band of the per-CPU high over the CPUs whose high is set")
 {
     ui::history h;
     h.append(make_snapshot(1, 0, 1000, 50, 12));
     CHECK(h.samples().back().zones[0].cpu_high_min == 12);
     CHECK(h.samples().back().zones[0].cpu_high_max == 50);
+    // A CPU that never used the zone keeps the boot pageset's high of 0 under auto-tuning: not part of the band
+    // (story 002's band of 300..4000 pages was not drawn at all while its lower edge was 0 on a log axis).
+    h.append(make_snapshot(2, 0, 2000, 0, 4221));
+    CHECK(h.samples().back().zones[0].cpu_high_min == 4221);
+    CHECK(h.samples().back().zones[0].cpu_high_max == 4221);
+    h.append(make_snapshot(3, 0, 3000, 0, 0));
+    CHECK(h.samples().back().zones[0].cpu_high_min == 0);
+    CHECK(h.samples().back().zones[0].cpu_high_max == 0);
 }
 
 TEST_CASE("history clears on a new generation and on a restarted source")

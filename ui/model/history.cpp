@@ -27,13 +27,17 @@ zone_sample sample_zone(const sim::snapshot& s, std::size_t zi)
     out.lock_acquisitions = z.lock.m.acquisitions;
     out.lock_hold_ns_max = z.lock.m.hold_ns_max;
     if (s.nr_cpus > 0 && s.pcp.size() >= (zi + 1) * static_cast<std::size_t>(s.nr_cpus)) {
-        int lo = INT_MAX, hi = INT_MIN;
+        // With auto-tuning (v6.7+) a pageset's high stays at the boot pageset's 0 until its CPU first allocates
+        // or frees in the zone (nr_pcp_high clamps it then): those CPUs do not use the zone, and a 0 would put
+        // the band's lower edge off a log axis. The band covers the CPUs whose high is set.
+        int lo = INT_MAX, hi = 0;
         for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
             const int h = s.pageset(zi, cpu).high;
+            if (h <= 0) continue;
             lo = std::min(lo, h);
             hi = std::max(hi, h);
         }
-        out.cpu_high_min = lo;
+        out.cpu_high_min = hi > 0 ? lo : 0;
         out.cpu_high_max = hi;
     }
     return out;

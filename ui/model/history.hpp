@@ -18,7 +18,7 @@ namespace pcplab::ui
 // One zone at one sample.
 struct zone_sample {
     int batch = 0, high = 0, high_min = 0, high_max = 0; // the zone's cached limits
-    int cpu_high_min = 0, cpu_high_max = 0; // band of the per-CPU (auto-tuned) high over all CPUs
+    int cpu_high_min = 0, cpu_high_max = 0; // band of the per-CPU (auto-tuned) high over the CPUs that set it
     long pcp_pages = 0;
     long free_pages = 0;
     unsigned long managed = 0;
