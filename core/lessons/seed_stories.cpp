@@ -48,7 +48,7 @@ const std::vector<story_text>& table()
                 // 20 ms after the boot rather than at its end: paused at the end, B's step sat on the plot's
                 // right edge where nobody could point at it.
                 {20 * MS, "limits", "The limits after boot",
-                    "Deferred init ended at the green dashed lines (node 1 last), 20 ms ago. Machine B has the "
+                    "Deferred init ended at the dashed lines (node 1 last), 20 ms ago. Machine B has the "
                     "fix: once all memory was there it recalculated every pageset, batch 63 (the step up). "
                     "Machine A is 5.4.0-rc3 as Mel Gorman found it: its Normal zones kept batch 7, computed at "
                     "boot from their first 128 MiB.",

@@ -375,7 +375,8 @@ void limits_view::restyle()
                 QCPScatterStyle(side == 0 ? QCPScatterStyle::ssDiamond : QCPScatterStyle::ssTriangle, text_color(pal),
                     warn_color(pal), 10));
             ss.g_limit->setPen(QPen(warn_color(pal)));
-            ss.g_vline->setPen(QPen(series_color(2, pal), 1.5, Qt::DashLine));
+            // In A/B each machine's instants in its own colour: seed 004's B ends deferred init long before A.
+            ss.g_vline->setPen(QPen(ab ? side_color(side, pal) : series_color(2, pal), 1.5, Qt::DashLine));
         }
         QColor band = series_color(2, pal);
         band.setAlpha(is_dark(pal) ? 45 : 35);

@@ -29,6 +29,16 @@ window_status::window_status(QStatusBar* bar, const frame_pump* pump, QObject* p
     m_bar->addPermanentWidget(m_state);
 }
 
+// The labels' texts change every frame. A text that grew is laid out only after it was painted, clipped ("445 k
+// actions/"): a label keeps the widest width it needed, up to a third of the bar each, so the window's minimum
+// width is not set by it and the numbers do not jiggle.
+void window_status::keep_width(QLabel* l) const
+{
+    const int cap = std::max(40, m_bar->width() / 3);
+    const int want = std::min(std::max(l->sizeHint().width(), l->minimumWidth()), cap);
+    if (want != l->minimumWidth()) l->setMinimumWidth(want);
+}
+
 void window_status::show_message(const QString& text, int ms)
 {
     m_last_message = text;
@@ -61,12 +71,14 @@ void window_status::show_frame(bool replay)
         if (total > 0) st += tr(" · deferred init %1%").arg(100.0 * static_cast<double>(done) / total, 0, 'f', 0);
     }
     m_state->setText(st);
+    keep_width(m_state);
     QStringList rate;
     if (a->run.vns_per_s > 0) rate << tr("%1x real time").arg(a->run.vns_per_s / 1e9, 0, 'g', 3);
     if (a->run.events_per_s > 0) rate << tr("%1 k actions/s").arg(a->run.events_per_s / 1e3, 0, 'f', 0);
     // The pacer's flag outlives the run that set it: say it only while the machine runs.
     if (a->run.behind && a->state == sim::run_state::running) rate << tr("slower than the set speed");
     m_rate->setText(rate.join(QStringLiteral(" · ")));
+    keep_width(m_rate);
 
     if (a->state == sim::run_state::booting) {
         emit boot_tab_wanted(true);

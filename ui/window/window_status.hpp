@@ -36,6 +36,7 @@ signals:
 
 private:
     void show_refused_commands();
+    void keep_width(QLabel* l) const;
 
     QStatusBar* m_bar;
     const frame_pump* m_pump;
