@@ -129,3 +129,29 @@ TEST_CASE("on a real engine the bins add up to the engine's contention and no bi
     CHECK(run_pct == Approx(last.zones[static_cast<std::size_t>(zi)].lock.contention_pct).margin(1.0));
     CHECK(most <= 1.0);
 }
+
+TEST_CASE("the time bins tell a reader which bins changed since it last looked, late waits included")
+{
+    ui::activity_bins b(8, 1000);
+    const ui::activity_bins::mark never;
+    b.add(two_cpus(0, 1));
+    CHECK(b.first_changed_since(never) == 0); // a reader that never looked redraws everything
+    b.add(two_cpus(2500, 2));
+    auto m = b.current_mark();
+    CHECK(b.first_changed_since(m) == b.max_bins()); // nothing written since
+    b.add(two_cpus(5500, 3)); // the depths held from 2.5 us: bins 2..5
+    CHECK(b.first_changed_since(m) == 2);
+    m = b.current_mark();
+    // A wait reported late: it began at 0.5 us, in bin 0, long before the newest snapshot.
+    sim::snapshot s = two_cpus(6500, 4);
+    s.holds = {wait_for_lock(1, 500, 6000)};
+    b.add(s);
+    CHECK(b.first_changed_since(m) == 0);
+    m = b.current_mark();
+    b.add(two_cpus(9000, 5)); // past 8 bins of 1 us: merged into bins of 2 us, every bin moved
+    CHECK(b.bin_ns() == 2000);
+    CHECK(b.first_changed_since(m) == 0);
+    m = b.current_mark();
+    b.clear();
+    CHECK(b.first_changed_since(m) == 0);
+}

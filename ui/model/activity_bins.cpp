@@ -33,6 +33,7 @@ activity_bins::activity_bins(std::size_t max_bins, std::int64_t first_width_ns)
 
 void activity_bins::clear()
 {
+    ++m_layout;
     m_width = m_first_width;
     m_cpus = 0;
     m_zones.clear();
@@ -132,6 +133,7 @@ void activity_bins::merge_pairs()
         }
     }
     m_width *= 2;
+    ++m_layout;
 }
 
 void activity_bins::fit(std::int64_t t_end)
@@ -142,6 +144,7 @@ void activity_bins::fit(std::int64_t t_end)
 void activity_bins::spread(float* row, std::int64_t t0, std::int64_t t1, double value_per_ns)
 {
     if (t1 <= t0 || t0 < 0) return;
+    touched(static_cast<std::size_t>(t0 / m_width));
     for (auto b = static_cast<std::size_t>(t0 / m_width); b < m_max; ++b) {
         const std::int64_t lo = static_cast<std::int64_t>(b) * m_width, hi = lo + m_width;
         if (lo >= t1) break;
@@ -192,9 +195,18 @@ void activity_bins::add_counter_waits(const sim::snapshot& s, std::int64_t t0, s
     }
 }
 
+std::size_t activity_bins::first_changed_since(const mark& m) const
+{
+    if (m.layout != m_layout || m.adds > m_adds || m_adds - m.adds > k_touch_ring) return 0;
+    std::size_t first = m_max;
+    for (std::uint64_t n = m.adds; n < m_adds; ++n) first = std::min(first, m_touch_ring[n % k_touch_ring]);
+    return first;
+}
+
 void activity_bins::add(const sim::snapshot& s)
 {
     shape(s);
+    m_touched = m_max;
     const auto t = static_cast<std::int64_t>(s.sim_time_ns);
     const std::size_t cpus = static_cast<std::size_t>(m_cpus), zones = m_zones.size();
     if (m_have_prev && t > m_now) {
@@ -202,6 +214,7 @@ void activity_bins::add(const sim::snapshot& s)
         // The previous snapshot's depths held from its time to this one's: a time-weighted mean per bin.
         if (!m_prev_depth.empty() && m_prev_depth.front() >= 0) {
             const std::size_t b0 = static_cast<std::size_t>(m_now / m_width);
+            touched(b0);
             for (std::size_t b = b0; b < m_max; ++b) {
                 const std::int64_t lo = static_cast<std::int64_t>(b) * m_width;
                 if (lo >= t) break;
@@ -230,6 +243,8 @@ void activity_bins::add(const sim::snapshot& s)
     }
     m_have_prev = true;
     m_now = std::max(m_now, t);
+    m_touch_ring[m_adds % k_touch_ring] = m_touched;
+    ++m_adds;
 }
 
 } // namespace pcplab::ui

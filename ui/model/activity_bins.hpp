@@ -14,6 +14,8 @@
 
 #include "sim/snapshot.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -59,8 +61,19 @@ public:
     // CPUs waiting for zone zi's lock, on average over bin b (CPU time spent waiting / the bin's time).
     double zone_cpus_waiting(std::size_t zi, std::size_t b) const;
 
+    // For readers that redraw only what changed (the heatmap's image): a mark taken after reading, and the first
+    // bin any add() since that mark wrote into; 0 when the bins were cleared, reshaped or merged since (every
+    // bin moved) or the mark is too old to tell, max_bins() when nothing was written. A wait reported late (a
+    // CPU granted the lock after a long wait) writes bins well before the newest one, so readers must ask.
+    struct mark {
+        std::uint64_t layout = ~std::uint64_t{0}, adds = 0;
+    };
+    mark current_mark() const { return {m_layout, m_adds}; }
+    std::size_t first_changed_since(const mark& m) const;
+
 private:
     void shape(const sim::snapshot& s);
+    void touched(std::size_t b) { m_touched = std::min(m_touched, b); }
     void fit(std::int64_t t_end); // doubles the width until [0, t_end) fits
     void merge_pairs();
     // Adds `value` per ns over [t0, t1) to row[b] (a row of m_max bins).
@@ -81,6 +94,12 @@ private:
     std::vector<float> m_prev_depth; // zones x cpus: the previous snapshot's count/high (< 0: none)
     std::vector<std::uint64_t> m_prev_spin, m_prev_waiting; // per CPU, per zone: the counters' last values
     std::vector<std::int64_t> m_until; // per zone: the end of the current merged wait interval
+    // Change tracking (first_changed_since): layout changes on clear and merge; the lowest bin each of the
+    // latest adds wrote, by add number modulo the ring's size.
+    static constexpr std::size_t k_touch_ring = 64;
+    std::uint64_t m_layout = 0, m_adds = 0;
+    std::size_t m_touched = 0;
+    std::array<std::size_t, k_touch_ring> m_touch_ring{};
 };
 
 } // namespace pcplab::ui

@@ -96,6 +96,7 @@ void heatmap_view::reset()
 {
     m_frame = frame{};
     m_panels.clear();
+    for (picture& pic : m_pictures) pic = picture{};
     update();
 }
 
@@ -191,16 +192,34 @@ void heatmap_view::layout_panels(const QRect& body)
     }
 }
 
-void heatmap_view::build_image(panel& pn) const
+const QImage& heatmap_view::build_image(const panel& pn) const
 {
     int rows = 0;
     for (const group& g : pn.groups) rows += g.rows;
-    const int w = static_cast<int>(std::max<std::size_t>(1, pn.bins));
-    if (pn.image.width() != w || pn.image.height() != rows) pn.image = QImage(w, rows, QImage::Format_RGB32);
     const heat_scale& scale = m_quantity == quantity::depth ? m_depth_scale : m_wait_scale;
     const QRgb none = panel_color(palette()).rgb();
     const activity_bins& b = hist(pn.side)->bins();
     const sim::snapshot& s = *snap(pn.side);
+    picture& pic = m_pictures[pn.side];
+    const int w = static_cast<int>(std::max<std::size_t>(1, b.max_bins()));
+    const bool same = pic.bins == &b && pic.per_row == pn.per_row && pic.cpus == s.nr_cpus && pic.q == m_quantity
+        && pic.choice == m_picker->choice() && pic.none == none && pic.image.width() == w && pic.image.height() == rows;
+    // The newest bin drawn last time was partly elapsed: its share changes without a write.
+    const std::size_t from
+        = same ? std::min(b.first_changed_since(pic.seen), pic.drawn > 0 ? pic.drawn - 1 : 0) : std::size_t{0};
+    if (!same) {
+        if (pic.image.width() != w || pic.image.height() != rows) pic.image = QImage(w, rows, QImage::Format_RGB32);
+        pic.image.fill(none);
+        pic.bins = &b;
+        pic.per_row = pn.per_row;
+        pic.cpus = s.nr_cpus;
+        pic.q = m_quantity;
+        pic.choice = m_picker->choice();
+        pic.none = none;
+    }
+    pic.seen = b.current_mark();
+    pic.drawn = pn.bins;
+    if (from >= pn.bins) return pic.image;
     // Each CPU's row of the bins (its own node's zone, or the chosen one), looked up once per picture.
     std::vector<int> zone_row(static_cast<std::size_t>(std::max(0, s.nr_cpus)), -1);
     if (m_quantity == quantity::depth)
@@ -210,7 +229,7 @@ void heatmap_view::build_image(panel& pn) const
                 zone_row[static_cast<std::size_t>(cpu)] = b.zone_index(
                     s.zones[static_cast<std::size_t>(zi)].node, s.zones[static_cast<std::size_t>(zi)].zone);
         }
-    std::vector<double> v(static_cast<std::size_t>(w));
+    std::vector<double> v(pn.bins - from);
     for (const group& g : pn.groups) {
         for (int r = 0; r < g.rows; ++r) {
             std::fill(v.begin(), v.end(), -1.0);
@@ -219,18 +238,18 @@ void heatmap_view::build_image(panel& pn) const
             for (std::size_t c = c0; c < c1; ++c) {
                 const int cpu = g.cpus[c];
                 const int zr = cpu < s.nr_cpus ? zone_row[static_cast<std::size_t>(cpu)] : -1;
-                for (std::size_t bin = 0; bin < pn.bins; ++bin) {
+                for (std::size_t bin = from; bin < pn.bins; ++bin) {
                     const double x = m_quantity == quantity::waiting ? b.cpu_wait_share(cpu, bin)
                         : zr >= 0                                    ? b.depth(static_cast<std::size_t>(zr), cpu, bin)
                                                                      : -1.0;
-                    v[bin] = std::max(v[bin], x);
+                    v[bin - from] = std::max(v[bin - from], x);
                 }
             }
-            auto* line = reinterpret_cast<QRgb*>(pn.image.scanLine(g.first_row + r));
-            for (int i = 0; i < w; ++i)
-                line[i] = v[static_cast<std::size_t>(i)] < 0 ? none : scale.rgb(v[static_cast<std::size_t>(i)]);
+            auto* line = reinterpret_cast<QRgb*>(pic.image.scanLine(g.first_row + r));
+            for (std::size_t i = 0; i < v.size(); ++i) line[from + i] = v[i] < 0 ? none : scale.rgb(v[i]);
         }
     }
+    return pic.image;
 }
 
 void heatmap_view::paint_panel(QPainter& p, panel& pn)
@@ -238,7 +257,8 @@ void heatmap_view::paint_panel(QPainter& p, panel& pn)
     const QPalette& pal = palette();
     const QFontMetrics fm = fontMetrics();
     const bool ab = m_frame.b != nullptr;
-    build_image(pn);
+    const QImage& image = build_image(pn);
+    const int drawn = static_cast<int>(std::max<std::size_t>(1, pn.bins));
     // Node labels on the left, in the node's colour, with the side's letter in A/B.
     const QString side = ab ? (pn.side == 0 ? QStringLiteral("A ") : QStringLiteral("B ")) : QString();
     const int label_w = fm.horizontalAdvance(QStringLiteral("B node 00 "));
@@ -256,8 +276,7 @@ void heatmap_view::paint_panel(QPainter& p, panel& pn)
             p.drawText(
                 lr.adjusted(0, fm.height(), 0, 0), Qt::AlignLeft | Qt::AlignTop, tr("%1 CPUs").arg(g.cpus.size()));
         }
-        p.drawImage(
-            QRect(pn.plot.left(), g.y, pn.plot.width(), h), pn.image, QRect(0, g.first_row, pn.image.width(), g.rows));
+        p.drawImage(QRect(pn.plot.left(), g.y, pn.plot.width(), h), image, QRect(0, g.first_row, drawn, g.rows));
         // The node's colour as a thin bar at the left edge: which node a row belongs to at a glance.
         p.fillRect(QRect(pn.plot.left() - 4, g.y, 3, h), node_color(g.node, pal));
     }

@@ -7,6 +7,7 @@
 // In A/B mode B's map sits under A's on the same time axis (beside it when stacked ones would be too short).
 #pragma once
 
+#include "model/activity_bins.hpp"
 #include "views/heat_scale.hpp"
 #include "views/view.hpp"
 #include "views/zone_picker.hpp"
@@ -70,7 +71,19 @@ private:
         std::size_t bins = 0;
         std::int64_t bin_ns = 1;
         std::vector<group> groups;
+    };
+    // One machine's picture, one column per bin (max_bins wide) and one row per image row of CPUs, kept between
+    // paints: a frame redraws only the bins that changed since (activity_bins::first_changed_since), unless
+    // something the picture depends on changed.
+    struct picture {
         QImage image;
+        const activity_bins* bins = nullptr;
+        activity_bins::mark seen;
+        std::size_t drawn = 0; // bins drawn
+        int per_row = 0, cpus = 0;
+        quantity q = quantity::depth;
+        zone_choice choice;
+        QRgb none = 0;
     };
     struct hit {
         const panel* p = nullptr;
@@ -81,7 +94,7 @@ private:
 
     void layout_panels(const QRect& body);
     void paint_panel(QPainter& p, panel& pn);
-    void build_image(panel& pn) const;
+    const QImage& build_image(const panel& pn) const;
     // The value of one CPU in one bin (< 0: no data), from side's history.
     double value(int side, int cpu, std::size_t bin) const;
     hit hit_at(const QPoint& pos) const;
@@ -97,6 +110,7 @@ private:
     header_line* m_header;
     QWidget* m_bar;
     std::vector<panel> m_panels;
+    mutable picture m_pictures[2]; // A's, B's
 };
 
 } // namespace pcplab::ui
