@@ -177,11 +177,22 @@ void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const l
                 blend(bg, node_color(node, pal), static_cast<double>(level) / k_levels));
         x = e;
     }
+    // The few callers' names measured once per lane, not once per hold (text shaping is slow).
+    std::vector<std::pair<QString, int>> names;
+    auto name_of = [&](unsigned caller) -> const std::pair<QString, int>& {
+        if (caller >= names.size()) names.resize(caller + 1, {QString(), -1});
+        auto& n = names[caller];
+        if (n.second < 0) {
+            n.first = caller_name(static_cast<mm::lock_caller>(caller));
+            n.second = fm.horizontalAdvance(n.first);
+        }
+        return n;
+    };
     for (const wide& wd : wides) {
         p.setPen(QPen(pal.color(QPalette::Window), 1));
         p.drawLine(wd.r.topLeft(), wd.r.bottomLeft()); // a gap between consecutive holds
-        const QString label = caller_name(wd.h.caller);
-        if (wd.r.width() > fm.horizontalAdvance(label) + 6 && wd.r.height() >= fm.height()) {
+        const auto& [label, label_w] = name_of(static_cast<unsigned>(wd.h.caller));
+        if (wd.r.width() > label_w + 6 && wd.r.height() >= fm.height()) {
             p.setPen(is_dark(pal) ? QColor(20, 20, 20) : QColor(255, 255, 255));
             p.drawText(wd.r.adjusted(3, 0, -2, 0), Qt::AlignLeft | Qt::AlignVCenter, label);
         }
