@@ -37,15 +37,6 @@ recorder::~recorder()
     }
 }
 
-void recorder::attach(sim::engine_thread_options& opt)
-{
-    auto previous = std::move(opt.on_publish);
-    opt.on_publish = [this, previous](const std::shared_ptr<const sim::snapshot>& s) {
-        if (previous) previous(s);
-        publish(s);
-    };
-}
-
 void recorder::push(item it, bool droppable)
 {
     std::unique_lock lk(m_mu);

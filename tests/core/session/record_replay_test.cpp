@@ -1,11 +1,10 @@
 #include "core/session/session_test_support.hpp"
 #include "core/session/snapshot_diff.hpp"
+#include "support/recorded_engine_thread.hpp"
 
 #include "session/engine_sampler.hpp"
 #include "session/recorder.hpp"
 #include "session/recording_reader.hpp"
-
-#include "sim/engine_thread.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,7 +28,7 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
 {
     test::scratch_file f("live.db");
     live_log live;
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     o.publish_hz = 200;
     o.quantum_ns = 50'000;
     o.make_load = test::session_load();
@@ -41,9 +40,9 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
     ro.source = "test";
     ro.queue_capacity = 100'000; // this test wants every snapshot: nothing may be dropped
     session::recorder rec(f.path(), ro);
-    rec.attach(o);
+    test::record_into(rec, o);
     {
-        sim::engine_thread t(test::session_config(), o);
+        test::engine_thread t(test::session_config(), o);
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 3'000'000; }, 30s));
         t.set_patch("batched-bulk-free", false); // a command and a switch flip in the series
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 6'000'000; }, 30s));
