@@ -153,6 +153,9 @@ void recorder::writer_loop()
                                 b.intensity = h.intensity;
                                 b.seed = h.seed;
                                 b.nr_cpus = h.nr_cpus ? h.nr_cpus : b.nr_cpus;
+                                // A reboot may have changed the preset, hence the model, or the threshold.
+                                if (h.hold_threshold_ns) b.hold_threshold_ns = h.hold_threshold_ns;
+                                if (!h.cost_model_json.empty()) b.cost_model_json = h.cost_model_json;
                                 h = std::move(b);
                             }
                             found = auto_runs.emplace(key, m_writer->begin_run(h)).first;

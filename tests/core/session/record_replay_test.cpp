@@ -69,6 +69,9 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
     CHECK(holds > 0);
     CHECK(events > 0);
     CHECK(commands > 0);
+    // The run's header gave the replay the engine's hold threshold and cost model (the blobs do not carry them).
+    CHECK(replay.front()->run.hold_threshold_ns == 2'000);
+    CHECK(replay.front()->run.costs);
     CHECK(back.runs().front().finished);
     CHECK(back.runs().front().snapshots_written == replay.size());
     CHECK(back.meta("source") == "test");
@@ -239,6 +242,13 @@ TEST_CASE("an engine sampled by its caller records snapshots and /proc texts")
     CHECK(r.stop_reason == "duration");
     CHECK(r.cost_model_json.find("machine_class") != std::string::npos);
     CHECK(back.index(r.run).size() == 7);
+    // Each snapshot read back carries the header's threshold and cost model, one model shared by all of them.
+    const auto first = back.load(r.run, back.index(r.run).front().seq);
+    REQUIRE(first);
+    CHECK(first->run.hold_threshold_ns == 2'000);
+    REQUIRE(first->run.costs);
+    CHECK(first->run.costs == r.costs);
+    CHECK(back.load_all(r.run).back()->run.costs == r.costs);
     const auto zi = back.procfs(r.run, "zoneinfo");
     // Rendered at snapshot 1, then 300 us of virtual time later (4, 7); the last one (7) already has its own.
     REQUIRE(zi.size() == 3);
