@@ -17,9 +17,9 @@ namespace pcplab::lessons
 
 struct engine_setup {
     sim::machine_config machine; // the resolved preset, era and switches
-    sim::engine_config config; // ready for sim::engine / sim::engine_thread (events kept)
+    sim::engine_config config; // ready for sim::engine / sim::lockstep_loop (events kept)
     sim::workload_factory make_load; // the workload with the step's tunables set
-    double speed_vns_per_s = 0; // for engine_thread::set_speed (0 = as fast as possible)
+    double speed_vns_per_s = 0; // for a make_set_speed command (0 = as fast as possible)
 };
 
 // Resolves a setup; a message saying what cannot be honoured otherwise (unknown preset, a switch the era

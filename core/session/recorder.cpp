@@ -37,15 +37,6 @@ recorder::~recorder()
     }
 }
 
-void recorder::attach(sim::engine_thread_options& opt)
-{
-    auto previous = std::move(opt.on_publish);
-    opt.on_publish = [this, previous](const std::shared_ptr<const sim::snapshot>& s) {
-        if (previous) previous(s);
-        publish(s);
-    };
-}
-
 void recorder::push(item it, bool droppable)
 {
     std::unique_lock lk(m_mu);
@@ -162,6 +153,9 @@ void recorder::writer_loop()
                                 b.intensity = h.intensity;
                                 b.seed = h.seed;
                                 b.nr_cpus = h.nr_cpus ? h.nr_cpus : b.nr_cpus;
+                                // A reboot may have changed the preset, hence the model, or the threshold.
+                                if (h.hold_threshold_ns) b.hold_threshold_ns = h.hold_threshold_ns;
+                                if (!h.cost_model_json.empty()) b.cost_model_json = h.cost_model_json;
                                 h = std::move(b);
                             }
                             found = auto_runs.emplace(key, m_writer->begin_run(h)).first;

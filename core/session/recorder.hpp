@@ -5,15 +5,13 @@
 // must not lose any (the CLI's recorded run) asks to wait instead.
 //
 //   session::recorder rec("run.db", opts);
-//   rec.attach(thread_opts);                 // engine_thread_options::on_publish -> rec.publish
-//   sim::engine_thread t(cfg, thread_opts);
-//   ...
-//   t.stop(); rec.close();
+//   ... rec.publish(snapshot) for each snapshot, on the producer's thread ...
+//   rec.close();
 #pragma once
 
 #include "session/recording_writer.hpp"
 
-#include "sim/engine_thread.hpp"
+#include "sim/snapshot.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -44,9 +42,6 @@ public:
     ~recorder(); // close()
     recorder(const recorder&) = delete;
     recorder& operator=(const recorder&) = delete;
-
-    // Chains publish() into the options' on_publish (keeping a callback already there).
-    void attach(sim::engine_thread_options& opt);
 
     // Producer side (any one thread). publish() starts a run by itself at the first snapshot of each
     // generation and side, unless begin_run() was called for it.

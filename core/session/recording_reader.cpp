@@ -3,6 +3,7 @@
 #include "session/byte_codec.hpp"
 #include "session/hold_chunk.hpp"
 #include "session/record_names.hpp"
+#include "session/recorded_cost_model.hpp"
 #include "session/snapshot_codec.hpp"
 
 #include "procfs/procfs_texts.hpp"
@@ -151,6 +152,7 @@ void recording::read_runs()
         r.nr_cpus = static_cast<int>(s.column_int(11));
         r.hold_threshold_ns = static_cast<std::uint64_t>(s.column_int(12));
         r.cost_model_json = s.column_text(13);
+        r.costs = cost_model_from_json(r.cost_model_json);
         r.finished = s.column_int(14) != 0;
         r.stop_reason = s.column_text(15);
         r.summary_json = s.column_text(16);
@@ -211,6 +213,7 @@ std::shared_ptr<const sim::snapshot> recording::load(std::int64_t run, std::uint
         blob.bind(1, run).bind(2, seq);
         if (!blob.step()) return nullptr;
         auto snap = std::make_shared<sim::snapshot>(decode_snapshot(blob.column_blob(0)));
+        add_header(*snap, run);
         const std::int64_t first_hold = blob.column_int(1), holds = blob.column_int(2);
         auto ev = m_db.prepare(std::string("SELECT ") + k_event_cols + " FROM events" + where);
         ev.bind(1, run).bind(2, seq);
@@ -238,6 +241,16 @@ std::shared_ptr<const sim::snapshot> recording::load(std::int64_t run, std::uint
     } catch (const codec_error& e) {
         fail("snapshot " + std::to_string(seq) + " of run " + std::to_string(run) + ": " + e.what());
     }
+}
+
+void recording::add_header(sim::snapshot& s, std::int64_t run) const
+{
+    for (const auto& r : m_runs)
+        if (r.run == run) {
+            s.run.costs = r.costs;
+            s.run.hold_threshold_ns = r.hold_threshold_ns;
+            return;
+        }
 }
 
 std::vector<sim::lock_hold_record> recording::read_holds(
@@ -278,6 +291,7 @@ std::vector<std::shared_ptr<const sim::snapshot>> recording::load_all(std::int64
             seq = static_cast<std::uint64_t>(s.column_int(0));
             by_seq[seq] = snaps.size();
             snaps.push_back(std::make_shared<sim::snapshot>(decode_snapshot(s.column_blob(1))));
+            add_header(*snaps.back(), run);
         }
         // The logs of the whole run in one pass each, in insertion order, dealt to their snapshots.
         auto deal = [&](const std::string& sql, auto&& add) {

@@ -32,6 +32,7 @@ struct run_record {
     int nr_cpus = 0;
     std::uint64_t hold_threshold_ns = 0;
     std::string cost_model_json;
+    std::shared_ptr<const sim::cost_model> costs; // cost_model_json read back (null: none recorded)
     bool finished = false; // false: the recording was cut off (or is still being written)
     std::string stop_reason;
     std::string summary_json; // the CLI's run summary (run_summary_json), empty for other sources
@@ -64,7 +65,8 @@ public:
     const run_record& run(std::int64_t id) const; // throws recording_error for an unknown run
 
     std::vector<snapshot_ref> index(std::int64_t run) const; // in seq order
-    // One snapshot, events, holds and commands included; nullptr when there is no such seq.
+    // One snapshot, events, holds and commands included, and from the run's header its cost model and hold
+    // threshold (run_info); nullptr when there is no such seq.
     std::shared_ptr<const sim::snapshot> load(std::int64_t run, std::uint64_t seq) const;
     // Every snapshot of a run in seq order (one pass per table: cheaper than load() in a loop).
     std::vector<std::shared_ptr<const sim::snapshot>> load_all(std::int64_t run) const;
@@ -82,6 +84,8 @@ public:
 
 private:
     void read_runs();
+    // The run's cost model and hold threshold into the snapshot's run_info (the blob does not carry them).
+    void add_header(sim::snapshot& s, std::int64_t run) const;
     // One snapshot's `count` holds from `first`: schema 1 rows from that rowid, schema 2 that chunk's rowid.
     std::vector<sim::lock_hold_record> read_holds(std::uint64_t seq, std::int64_t first, std::int64_t count) const;
     std::string m_path;

@@ -1,6 +1,7 @@
 #include "session/recording_writer.hpp"
 
 #include "session/record_names.hpp"
+#include "session/recorded_cost_model.hpp"
 #include "session/recording_claim.hpp"
 #include "session/recording_schema.hpp"
 #include "session/snapshot_codec.hpp"
@@ -68,10 +69,7 @@ run_header run_header_for(const sim::engine_config& cfg, const std::string& pres
     int cpus = 0;
     for (const auto& n : cfg.spec.nodes) cpus += static_cast<int>(n.cpus.size());
     h.nr_cpus = cpus;
-    const sim::cost_model cm = cfg.costs ? *cfg.costs : sim::cost_model_for(cfg.spec);
-    nlohmann::json params = nlohmann::json::object();
-    for (const auto& p : cm.params) params[p.key] = p.value;
-    h.cost_model_json = nlohmann::json{{"machine_class", cm.machine_class}, {"params", params}}.dump();
+    h.cost_model_json = cost_model_json(cfg.costs ? *cfg.costs : sim::cost_model_for(cfg.spec));
     return h;
 }
 
@@ -88,6 +86,8 @@ run_header run_header_for(const sim::snapshot& s)
     h.intensity = s.intensity;
     h.seed = s.seed;
     h.nr_cpus = s.nr_cpus;
+    h.hold_threshold_ns = s.run.hold_threshold_ns;
+    if (s.run.costs) h.cost_model_json = cost_model_json(*s.run.costs);
     return h;
 }
 

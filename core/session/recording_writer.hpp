@@ -42,7 +42,8 @@ struct run_header {
 
 // From an engine configuration (cost model: cfg.costs, else the preset's class defaults).
 run_header run_header_for(const sim::engine_config& cfg, const std::string& preset);
-// From what a snapshot says (a source whose configuration is unknown); cost model left empty.
+// From what a snapshot says (a source whose configuration is unknown), its run's cost model and hold threshold
+// included.
 run_header run_header_for(const sim::snapshot& s);
 
 struct recording_options {

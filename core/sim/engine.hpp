@@ -135,6 +135,7 @@ public:
     const engine_config& config() const;
     mm::machine& machine();
     const cost_model& costs() const;
+    std::shared_ptr<const cost_model> shared_costs() const; // the same model, for snapshots to share
     const cost_rates& rates() const;
     const std::vector<lock_metrics>& zone_locks() const; // one per populated zone
     const lock_metrics& pcp_locks() const; // all pcp->locks together (v6.0+)

@@ -148,6 +148,11 @@ mm::machine& engine::machine()
 
 const cost_model& engine::costs() const
 {
+    return *m_impl->model;
+}
+
+std::shared_ptr<const cost_model> engine::shared_costs() const
+{
     return m_impl->model;
 }
 

@@ -33,8 +33,8 @@ engine::impl::impl(const engine_config& c, workload_factory factory)
     : cfg(c)
     , make_load(std::move(factory))
 {
-    model = cfg.costs ? *cfg.costs : cost_model_for(cfg.spec);
-    rates = compile_rates(model);
+    model = std::make_shared<const cost_model>(cfg.costs ? *cfg.costs : cost_model_for(cfg.spec));
+    rates = compile_rates(*model);
     prices = work_prices::from(rates);
     create_machine();
 }

@@ -43,7 +43,7 @@ struct engine_command {
     command_kind kind = command_kind::pause;
     std::uint64_t id = 0; // assigned when queued; increases in queue order
     // Apply at the first quantum boundary >= at (a script or a replay); nullopt = at the next boundary.
-    // Timed commands make a run independent of the wall clock: see engine_thread.hpp.
+    // Timed commands make a run independent of the wall clock: see lockstep_loop.hpp.
     std::optional<vtime_ns> at;
     command_target target = command_target::both;
     std::string name;

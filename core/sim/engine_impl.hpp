@@ -66,7 +66,7 @@ struct engine::impl final : public mm::lock_ops {
     // --- configuration ---
     engine_config cfg;
     workload_factory make_load;
-    cost_model model;
+    std::shared_ptr<const cost_model> model; // never null; shared with the snapshots (run_info::costs)
     cost_rates rates;
     work_prices prices;
 

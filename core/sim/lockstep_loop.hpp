@@ -1,6 +1,6 @@
 // The loop that runs one or more engines in lockstep, each on its own thread: commands between quanta,
-// whole quanta per tick, snapshots at a steady wall-clock rate. engine_thread (one engine) and ab_runner
-// (two) are thin fronts over it.
+// whole quanta per tick, snapshots at a steady wall-clock rate. The window drives it (ui/live/live_source), and
+// so do the tests' engine_thread (one engine) and ab_runner (two), thin fronts in tests/support.
 //
 // Determinism. The engines only ever see this sequence of calls: run_until(b) for consecutive boundaries b
 // (the multiples of the quantum after the boot, and the group's last workload start; virtual time since

@@ -27,6 +27,8 @@ class procfs_texts; // procfs/procfs_texts.hpp: include it to read the texts
 namespace pcplab::sim
 {
 
+struct cost_model; // sim/cost_model.hpp: include it to read the model
+
 enum class run_state : std::uint8_t {
     // The engine is being built or booted, or its boot is being played: sim_time_ns is before
     // boot.workload_start_ns and advances through the boot (the early part, then deferred init). A pause
@@ -106,6 +108,11 @@ struct deferred_progress {
 
 // How the engine is being driven (filled by the engine thread; a replay fills what it recorded).
 struct run_info {
+    // What the engine was configured with, for the views: the cost model it charges (engine_config::costs or the
+    // preset's) and engine_config::hold_threshold_ns. One model shared by all the snapshots of an engine (they are
+    // published at up to 60 Hz), null where no engine was built; a replay takes both from the run's header.
+    std::shared_ptr<const cost_model> costs;
+    vtime_ns hold_threshold_ns = 0;
     double speed = 0; // virtual ns per wall second; 0 = as fast as possible
     vtime_ns quantum_ns = 0; // commands take effect on multiples of this virtual time
     double events_per_s = 0; // engine actions per wall second over the last publish interval

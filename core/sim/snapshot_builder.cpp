@@ -24,6 +24,7 @@ void fill_identity(snapshot& s, const engine_config& cfg)
     s.intensity = cfg.intensity;
     s.seed = cfg.seed;
     s.holds_kept = cfg.keep_holds; // a boot's snapshots too: the lanes view must not say holds are not kept
+    s.run.hold_threshold_ns = cfg.hold_threshold_ns;
 }
 
 // The entries numbered from the cursor on of an engine's log that holds those from `base` on: copied into
@@ -174,6 +175,7 @@ std::shared_ptr<snapshot> build_snapshot(
     auto s = start(cur, ctx);
     const engine_config& cfg = e.config();
     fill_identity(*s, cfg);
+    s->run.costs = e.shared_costs();
     mm::machine& m = e.machine();
     s->era = m.era.version;
     s->patches = m.patches; // the live settings, flips included
@@ -259,6 +261,7 @@ std::shared_ptr<snapshot> build_boot_snapshot(
 {
     auto s = start(cur, ctx);
     fill_identity(*s, e.config());
+    s->run.costs = e.shared_costs();
     const mm::machine& m = e.machine();
     s->nr_cpus = m.nr_cpu_ids();
     s->cpu_node = m.cpu_to_node;

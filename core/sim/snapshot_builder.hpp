@@ -67,7 +67,8 @@ struct boot_frame {
 // limits; the engine keeps them in time order). Releases nothing.
 std::shared_ptr<snapshot> build_boot_snapshot(
     engine& e, const boot_frame& f, snapshot_cursor& cur, snapshot_context ctx);
-// Without a usable engine (not built yet, or it failed): identity from the configuration.
+// Without a usable engine (not built yet, or it failed): identity from the configuration (no cost model: the
+// engine builds it).
 std::shared_ptr<snapshot> build_config_snapshot(const engine_config& cfg, snapshot_cursor& cur, snapshot_context ctx);
 
 // The parts, usable on a machine without an engine (tests, tools).

@@ -19,12 +19,13 @@
 // not run alike in one process: one of two plain engines read 60% faster than the other there, so the separate
 // runs are the measure on that machine)
 // Also compiled into pcplab_bench (without this main) as bench_session().
+#include "support/recorded_engine_thread.hpp"
+
 #include "session/engine_sampler.hpp"
 #include "session/recorder.hpp"
 #include "session/recording_reader.hpp"
 
 #include "sim/engine.hpp"
-#include "sim/engine_thread.hpp"
 #include "sim/host_malloc.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/preset.hpp"
@@ -202,7 +203,7 @@ timing cli_run(sim::engine_config cfg, sim::vtime_ns dur, const std::string& pat
 timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::string& path, bool record)
 {
     remove_db(path);
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     std::unique_ptr<session::recorder> rec;
     sim::engine_config c = cfg;
     // As the window's engine (run_setup.cpp): it keeps the holds the lanes view draws, recorded or not, and
@@ -213,7 +214,7 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
     c.keep_plain_pcp_holds = ro.holds.engine_must_keep_plain_pcp_holds();
     if (record) {
         rec = std::make_unique<session::recorder>(path, ro);
-        rec->attach(o);
+        test::record_into(*rec, o);
     }
     // The run ends at `dur`, or earlier where the workload finishes first.
     const auto ended
@@ -236,7 +237,7 @@ timing live_run(const sim::engine_config& cfg, sim::vtime_ns dur, const std::str
             ev1 = s->events_processed;
         }
     };
-    sim::engine_thread t(c, o);
+    test::engine_thread t(c, o);
     t.wait_for(ended, std::chrono::minutes(10));
     t.stop();
     timing r;

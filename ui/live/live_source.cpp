@@ -45,7 +45,7 @@ live_source::~live_source()
     stop();
 }
 
-// While the engines boot each reports alone; the other half keeps its previous snapshot (as ab_runner does).
+// While the engines boot each reports alone; the other half keeps its previous snapshot.
 void live_source::on_publish(const std::vector<std::shared_ptr<const sim::snapshot>>& v)
 {
     published_pair p;

@@ -1,8 +1,7 @@
-// The live frame source: one engine, or an A/B pair in lockstep, each on its own thread (sim::lockstep_loop, the
-// loop behind sim::engine_thread and sim::ab_runner). It keeps every published snapshot until the window takes
-// it, because a snapshot carries the events of its interval and the event log must not lose the one that shows,
-// say, seed 000's batch 7 -> 63 change. (engine_thread offers such a hook, ab_runner does not; driving the loop
-// here gives one code path for both modes, with ab_runner's pairing of the two halves.)
+// The live frame source: one engine, or an A/B pair in lockstep, each on its own thread (sim::lockstep_loop). It
+// keeps every published snapshot until the window takes it, because a snapshot carries the events of its interval
+// and the event log must not lose the one that shows, say, seed 000's batch 7 -> 63 change. Driving the loop here
+// gives one code path for both modes.
 #pragma once
 
 #include "live/frame_source.hpp"

@@ -101,7 +101,8 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
             const std::uint64_t c = sides[s]->hold_hist.buckets[static_cast<std::size_t>(i)];
             if (!c) continue;
             const int h = std::max(1, static_cast<int>(std::log10(static_cast<double>(c) + 1) / top_log * bar_h));
-            QColor fill = b ? side_color(s, pal) : (i >= thr_bucket ? warn_color(pal) : series_color(0, pal));
+            QColor fill = b ? side_color(s, pal)
+                            : (threshold_ns > 0 && i >= thr_bucket ? warn_color(pal) : series_color(0, pal));
             p.fillRect(QRect(x0 + inset + s * bw, plot.bottom() - h + 1, bw - 1, h), fill);
         }
         if ((i - lo) % label_every == 0) {
@@ -113,34 +114,37 @@ void paint_hold_histogram(QPainter& p, const QRect& area, const QString& zone, c
                 Qt::AlignLeft | Qt::AlignTop, t);
         }
     }
-    // Threshold line at its position within its bucket (log2 interpolation).
-    const double thr_pos = (std::log2(static_cast<double>(std::max<std::int64_t>(1, threshold_ns))) - lo) * slot;
-    const int tx = plot.left() + static_cast<int>(thr_pos);
-    p.setPen(QPen(warn_color(pal), 2, Qt::DashLine));
-    p.drawLine(tx, plot.top(), tx, plot.bottom());
-    // Waits too: behind many CPUs a wait passes the threshold long before any hold does.
-    auto count = [](std::uint64_t n, const char* one, const char* many) {
-        return QStringLiteral("%1 %2").arg(n).arg(QObject::tr(n == 1 ? one : many));
-    };
-    QString over
-        = QObject::tr("over %1: %2%3, %4")
-              .arg(format_ns(static_cast<double>(threshold_ns)), b ? QStringLiteral("A ") : QString(),
-                  count(a->holds_over_threshold, "hold", "holds"), count(a->waits_over_threshold, "wait", "waits"));
-    if (b)
-        over += QObject::tr("; B %1, %2")
-                    .arg(count(b->holds_over_threshold, "hold", "holds"),
-                        count(b->waits_over_threshold, "wait", "waits"));
-    if (fm.horizontalAdvance(over) > plot.width()) over = over.left(over.indexOf(QLatin1Char(';')));
-    const int tw = fm.horizontalAdvance(over);
-    const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
-    // The label sits on the plot's top line, above the tallest bars; a backdrop keeps it clear of the decade lines.
-    const QRect label(lx, plot.top(), tw + 2, fm.height());
-    QColor backdrop = pal.color(QPalette::Window);
-    backdrop.setAlpha(220);
-    p.fillRect(label.adjusted(-2, 0, 2, 0), backdrop);
-    p.setPen(warn_color(pal));
-    p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, over);
-    p.setPen(text_color(pal));
+    // The threshold: unknown (0) only in a recording that did not keep it; then no line and no count over it.
+    if (threshold_ns > 0) {
+        // Threshold line at its position within its bucket (log2 interpolation).
+        const double thr_pos = (std::log2(static_cast<double>(std::max<std::int64_t>(1, threshold_ns))) - lo) * slot;
+        const int tx = plot.left() + static_cast<int>(thr_pos);
+        p.setPen(QPen(warn_color(pal), 2, Qt::DashLine));
+        p.drawLine(tx, plot.top(), tx, plot.bottom());
+        // Waits too: behind many CPUs a wait passes the threshold long before any hold does.
+        auto count = [](std::uint64_t n, const char* one, const char* many) {
+            return QStringLiteral("%1 %2").arg(n).arg(QObject::tr(n == 1 ? one : many));
+        };
+        QString over
+            = QObject::tr("over %1: %2%3, %4")
+                  .arg(format_ns(static_cast<double>(threshold_ns)), b ? QStringLiteral("A ") : QString(),
+                      count(a->holds_over_threshold, "hold", "holds"), count(a->waits_over_threshold, "wait", "waits"));
+        if (b)
+            over += QObject::tr("; B %1, %2")
+                        .arg(count(b->holds_over_threshold, "hold", "holds"),
+                            count(b->waits_over_threshold, "wait", "waits"));
+        if (fm.horizontalAdvance(over) > plot.width()) over = over.left(over.indexOf(QLatin1Char(';')));
+        const int tw = fm.horizontalAdvance(over);
+        const int lx = tx + 4 + tw < plot.right() ? tx + 4 : std::max(plot.left(), tx - 4 - tw);
+        // The label sits on the plot's top line, above the tallest bars; a backdrop keeps it clear of the decade lines.
+        const QRect label(lx, plot.top(), tw + 2, fm.height());
+        QColor backdrop = pal.color(QPalette::Window);
+        backdrop.setAlpha(220);
+        p.fillRect(label.adjusted(-2, 0, 2, 0), backdrop);
+        p.setPen(warn_color(pal));
+        p.drawText(label, Qt::AlignLeft | Qt::AlignVCenter, over);
+        p.setPen(text_color(pal));
+    }
     // p99 from log2 buckets is a bound: the bucket's upper edge, capped at the longest hold.
     const QStringList foot = b
         ? QStringList{QObject::tr("hold p99 at most A %1, B %2")

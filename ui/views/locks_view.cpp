@@ -208,7 +208,7 @@ void locks_view::paintEvent(QPaintEvent*)
         : QString();
     if (sel >= 0 && m_picker->choice().all_nodes() && zones_of(a, m_picker->choice()).size() > 1)
         zone += tr(" (the busiest)");
-    paint_hold_histogram(p, hist_r, zone, ma, mb, m_frame.hold_threshold_ns, pal);
+    paint_hold_histogram(p, hist_r, zone, ma, mb, static_cast<std::int64_t>(a.run.hold_threshold_ns), pal);
 }
 
 QString locks_view::tooltip_at(const QPoint& pos) const

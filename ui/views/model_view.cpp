@@ -2,14 +2,11 @@
 #include "views/model_view.hpp"
 
 #include "sim/cost_model.hpp"
-#include "sim/preset.hpp"
 
 #include "mm/patch_switches.hpp"
 
 #include <QTextBrowser>
 #include <QVBoxLayout>
-
-#include <variant>
 
 namespace pcplab::ui
 {
@@ -98,28 +95,19 @@ model_view::~model_view() = default;
 void model_view::show_frame(const frame& f)
 {
     if (!f.a) return;
+    const sim::cost_model* costs = f.a->run.costs.get();
     const QString key = QStringLiteral("%1|%2|%3|%4|%5")
                             .arg(QString::fromStdString(f.a->preset), QString::fromStdString(f.a->era.str()),
                                 switches_html(*f.a), f.b ? switches_html(*f.b) : QString())
-                            .arg(reinterpret_cast<quintptr>(f.costs.get()));
+                            .arg(reinterpret_cast<quintptr>(costs));
     if (key == m_key) return;
     m_key = key;
-    if (f.costs) {
-        m_text->setHtml(model_html(*f.costs, *f.a, f.b.get(), tr("(The engine's own cost model.)")));
+    if (!costs) {
+        m_text->setPlainText(tr("No cost model in the snapshot: the engine is not built (or a recording made "
+                                "without one)."));
         return;
     }
-    if (f.a->preset.empty()) {
-        m_text->setPlainText(tr("No preset named in the snapshot yet."));
-        return;
-    }
-    auto loaded = sim::load_preset(f.a->preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) {
-        m_text->setPlainText(tr("The cost model cannot be shown: %1").arg(QString::fromStdString(err->str())));
-        return;
-    }
-    const sim::cost_model m = sim::cost_model_for(std::get<mm::machine_spec>(loaded));
-    m_text->setHtml(
-        model_html(m, *f.a, f.b.get(), tr("(The preset's model: class defaults with its cost_model overrides.)")));
+    m_text->setHtml(model_html(*costs, *f.a, f.b.get(), tr("(The engine's own cost model.)")));
 }
 
 void model_view::reset()

@@ -1,7 +1,6 @@
 // Model assumptions: the cost model the engine charges (every parameter with what it prices and its source,
-// then the rates derived from them, with their formulas), as `pcplab-cli costs` prints it. The model comes
-// from frame::costs when the window sets it (the engine's own, overrides included), else from
-// sim::cost_model_for on the snapshot's preset loaded with the preset loader.
+// then the rates derived from them, with their formulas), as `pcplab-cli costs` prints it. The model is the
+// snapshot's (run_info::costs): the engine's own, overrides included, or in a replay the one its run recorded.
 #pragma once
 
 #include "views/view.hpp"
@@ -28,7 +27,7 @@ public:
 
 private:
     QTextBrowser* m_text;
-    QString m_key; // preset + era + switches the text was made for
+    QString m_key; // preset + era + switches + model the text was made for
 };
 
 } // namespace pcplab::ui

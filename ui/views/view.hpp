@@ -14,11 +14,6 @@
 #include <memory>
 #include <vector>
 
-namespace pcplab::sim
-{
-struct cost_model;
-}
-
 namespace pcplab::ui
 {
 
@@ -27,11 +22,6 @@ struct frame {
     std::shared_ptr<const sim::snapshot> b; // the B side of an A/B pair, else null
     const history* ha = nullptr; // never null
     const history* hb = nullptr; // null unless b
-    // Optional: the cost model the engine runs with (the "model" view shows it; without it, the view derives
-    // it from the snapshot's preset with sim::cost_model_for).
-    std::shared_ptr<const sim::cost_model> costs;
-    // Optional: engine_config::hold_threshold_ns (the threshold line of the hold-time histogram).
-    std::int64_t hold_threshold_ns = 1'000'000;
 };
 
 class view : public QWidget

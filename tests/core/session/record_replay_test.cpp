@@ -1,11 +1,10 @@
 #include "core/session/session_test_support.hpp"
 #include "core/session/snapshot_diff.hpp"
+#include "support/recorded_engine_thread.hpp"
 
 #include "session/engine_sampler.hpp"
 #include "session/recorder.hpp"
 #include "session/recording_reader.hpp"
-
-#include "sim/engine_thread.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -29,7 +28,7 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
 {
     test::scratch_file f("live.db");
     live_log live;
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     o.publish_hz = 200;
     o.quantum_ns = 50'000;
     o.make_load = test::session_load();
@@ -41,9 +40,9 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
     ro.source = "test";
     ro.queue_capacity = 100'000; // this test wants every snapshot: nothing may be dropped
     session::recorder rec(f.path(), ro);
-    rec.attach(o);
+    test::record_into(rec, o);
     {
-        sim::engine_thread t(test::session_config(), o);
+        test::engine_thread t(test::session_config(), o);
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 3'000'000; }, 30s));
         t.set_patch("batched-bulk-free", false); // a command and a switch flip in the series
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 6'000'000; }, 30s));
@@ -70,6 +69,9 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
     CHECK(holds > 0);
     CHECK(events > 0);
     CHECK(commands > 0);
+    // The run's header gave the replay the engine's hold threshold and cost model (the blobs do not carry them).
+    CHECK(replay.front()->run.hold_threshold_ns == 2'000);
+    CHECK(replay.front()->run.costs);
     CHECK(back.runs().front().finished);
     CHECK(back.runs().front().snapshots_written == replay.size());
     CHECK(back.meta("source") == "test");
@@ -240,6 +242,13 @@ TEST_CASE("an engine sampled by its caller records snapshots and /proc texts")
     CHECK(r.stop_reason == "duration");
     CHECK(r.cost_model_json.find("machine_class") != std::string::npos);
     CHECK(back.index(r.run).size() == 7);
+    // Each snapshot read back carries the header's threshold and cost model, one model shared by all of them.
+    const auto first = back.load(r.run, back.index(r.run).front().seq);
+    REQUIRE(first);
+    CHECK(first->run.hold_threshold_ns == 2'000);
+    REQUIRE(first->run.costs);
+    CHECK(first->run.costs == r.costs);
+    CHECK(back.load_all(r.run).back()->run.costs == r.costs);
     const auto zi = back.procfs(r.run, "zoneinfo");
     // Rendered at snapshot 1, then 300 us of virtual time later (4, 7); the last one (7) already has its own.
     REQUIRE(zi.size() == 3);

@@ -4,10 +4,12 @@
 // struct without being added here and to the codec.
 #pragma once
 
+#include "sim/cost_model.hpp"
 #include "sim/snapshot.hpp"
 
 #include "procfs/procfs_texts.hpp"
 
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -88,7 +90,21 @@ public:
         eq(p + ".lock.someone_waiting", a.lock.someone_waiting, b.lock.someone_waiting);
     }
 
-    // `logs`: also compare events, holds, commands and the /proc texts (the blob alone does not carry them).
+    // The values a model charges (its texts, what each parameter prices and its source, may differ in a recording:
+    // recorded_cost_model.hpp).
+    void costs(const sim::cost_model* a, const sim::cost_model* b)
+    {
+        eq("run.costs.has_value", a != nullptr, b != nullptr);
+        if (!a || !b) return;
+        eq("run.costs.machine_class", a->machine_class, b->machine_class);
+        std::map<std::string, double> va, vb;
+        for (const auto& p : a->params) va[p.key] = p.value;
+        for (const auto& p : b->params) vb[p.key] = p.value;
+        eq("run.costs.params", va, vb);
+    }
+
+    // `logs`: also compare events, holds, commands, the /proc texts and the run header's cost model and hold
+    // threshold (the blob alone does not carry them).
     void snapshot(const sim::snapshot& a, const sim::snapshot& b, bool logs = true)
     {
         eq("seq", a.seq, b.seq);
@@ -183,6 +199,8 @@ public:
         eq("procfs.has_value", a.procfs != nullptr, b.procfs != nullptr);
         eq("procfs_time_ns", a.procfs_time_ns, b.procfs_time_ns);
         if (!logs) return;
+        eq("run.hold_threshold_ns", a.run.hold_threshold_ns, b.run.hold_threshold_ns);
+        costs(a.run.costs.get(), b.run.costs.get());
         if (a.procfs && b.procfs) {
             eq("procfs.zoneinfo", a.procfs->zoneinfo(), b.procfs->zoneinfo());
             eq("procfs.buddyinfo", a.procfs->buddyinfo(), b.procfs->buddyinfo());

@@ -1,5 +1,5 @@
 #include "core/sim/engine_test_support.hpp"
-#include "sim/ab_runner.hpp"
+#include "support/ab_runner.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -34,7 +34,7 @@ std::pair<sim::engine_config, sim::engine_config> pair_configs()
     return {a, b};
 }
 
-bool both(const sim::ab_snapshot& p, sim::run_state st)
+bool both(const test::ab_snapshot& p, sim::run_state st)
 {
     return p.a && p.b && p.a->state == st && p.b->state == st;
 }
@@ -44,8 +44,8 @@ bool both(const sim::ab_snapshot& p, sim::run_state st)
 TEST_CASE("the A/B runner keeps both engines at the same virtual time", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
-    sim::ab_runner ab(a, b, ab_opts());
-    auto first = ab.wait_for([](const sim::ab_snapshot& p) { return both(p, sim::run_state::running); }, 20s);
+    test::ab_runner ab(a, b, ab_opts());
+    auto first = ab.wait_for([](const test::ab_snapshot& p) { return both(p, sim::run_state::running); }, 20s);
     REQUIRE(first);
     std::uint64_t checked = 0;
     sim::vtime_ns last = 0;
@@ -74,12 +74,12 @@ TEST_CASE("the A/B runner keeps both engines at the same virtual time", "[ab_run
 TEST_CASE("A/B stepping advances both engines by exactly one quantum", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
-    sim::ab_runner ab(a, b, ab_opts(true));
-    auto s0 = ab.wait_for([](const sim::ab_snapshot& p) { return both(p, sim::run_state::paused); }, 20s);
+    test::ab_runner ab(a, b, ab_opts(true));
+    auto s0 = ab.wait_for([](const test::ab_snapshot& p) { return both(p, sim::run_state::paused); }, 20s);
     REQUIRE(s0);
     const auto id = ab.step_quantum();
     auto s1 = ab.wait_for(
-        [&](const sim::ab_snapshot& p) { return p.a && p.b && p.a->run.commands_done_through >= id; }, 20s);
+        [&](const test::ab_snapshot& p) { return p.a && p.b && p.a->run.commands_done_through >= id; }, 20s);
     REQUIRE(s1);
     CHECK(s1->a->boundary_ns == s0->a->boundary_ns + quantum);
     CHECK(s1->b->boundary_ns == s0->b->boundary_ns + quantum);
@@ -90,11 +90,11 @@ TEST_CASE("A/B stepping advances both engines by exactly one quantum", "[ab_runn
 TEST_CASE("a command for one side of an A/B pair changes only that side", "[ab_runner]")
 {
     auto [a, b] = pair_configs();
-    sim::ab_runner ab(a, b, ab_opts());
-    REQUIRE(ab.wait_for([](const sim::ab_snapshot& p) { return both(p, sim::run_state::running); }, 20s));
+    test::ab_runner ab(a, b, ab_opts());
+    REQUIRE(ab.wait_for([](const test::ab_snapshot& p) { return both(p, sim::run_state::running); }, 20s));
     const bool a_was = a.patches[mm::patch::bulk_free_pick_outside_lock];
     const auto id = ab.set_patch(sim::command_target::b, "bulk-free-pick-outside-lock", !a_was);
-    auto s = ab.wait_for([&](const sim::ab_snapshot& p) { return p.b && p.b->run.commands_done_through >= id; }, 20s);
+    auto s = ab.wait_for([&](const test::ab_snapshot& p) { return p.b && p.b->run.commands_done_through >= id; }, 20s);
     REQUIRE(s);
     CHECK(s->b->patches[mm::patch::bulk_free_pick_outside_lock] == !a_was);
     CHECK(s->a->patches[mm::patch::bulk_free_pick_outside_lock] == a_was);

@@ -1,6 +1,7 @@
 #include "core/sim/engine_test_support.hpp"
+#include "support/engine_thread.hpp"
+
 #include "sim/boot_presenter.hpp"
-#include "sim/engine_thread.hpp"
 #include "sim/machine_config.hpp"
 
 #include "mm/state_digest.hpp"
@@ -113,7 +114,7 @@ using seen_snapshots
 // Every snapshot an engine thread publishes (with the wall time it came), from its start until it runs.
 seen_snapshots watch_boot(double speed)
 {
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     o.publish_hz = 100;
     o.speed = speed;
     o.boot_min_wall = 400ms;
@@ -127,7 +128,7 @@ seen_snapshots watch_boot(double speed)
         std::lock_guard lk(mu);
         seen.emplace_back(std::chrono::steady_clock::now(), s);
     };
-    sim::engine_thread t(test::small_config(2, 2, 2, "v5.4"), o);
+    test::engine_thread t(test::small_config(2, 2, 2, "v5.4"), o);
     REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.state == sim::run_state::running; }, 20s));
     t.stop();
     std::lock_guard lk(mu);

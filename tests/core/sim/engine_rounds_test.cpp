@@ -1,7 +1,7 @@
 // Rounds of a finite workload: continuous mode starts the next round when one finishes; a finished engine
 // starts one when asked (the window's Play after `finished`).
 #include "core/sim/engine_test_support.hpp"
-#include "sim/engine_thread.hpp"
+#include "support/engine_thread.hpp"
 
 #include "mm/state_digest.hpp"
 #include "mm/verify.hpp"
@@ -103,13 +103,13 @@ TEST_CASE("a finished workload starts a new round when asked, and only then", "[
 
 TEST_CASE("Play after a finished workload starts a new round in the engine thread", "[rounds][engine_thread]")
 {
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     o.speed = 0;
     o.publish_hz = 200;
     o.make_load = test::loop_factory(three_rounds());
     auto cfg = test::small_config(1, 2, 1, "v5.4");
     cfg.keep_events = true;
-    sim::engine_thread t(cfg, o);
+    test::engine_thread t(cfg, o);
     auto done = t.wait_for([](const sim::snapshot& s) { return s.state == sim::run_state::finished; }, 30s);
     REQUIRE(done);
     auto again = t.wait_for_command(t.resume(), 20s);

@@ -1,5 +1,5 @@
 #include "core/sim/engine_test_support.hpp"
-#include "sim/engine_thread.hpp"
+#include "support/engine_thread.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -22,9 +22,9 @@ sim::engine_config cfg_small()
     return test::small_config(1, 2, 1, "v6.7");
 }
 
-sim::engine_thread_options opts(bool paused = false)
+test::engine_thread_options opts(bool paused = false)
 {
-    sim::engine_thread_options o;
+    test::engine_thread_options o;
     o.publish_hz = 100;
     o.quantum_ns = quantum;
     o.start_paused = paused;
@@ -40,7 +40,7 @@ struct collector {
     std::vector<sim::command_result> results;
     std::vector<sim::run_state> states;
     std::vector<std::vector<sim::deferred_progress>> progress;
-    void attach(sim::engine_thread_options& o)
+    void attach(test::engine_thread_options& o)
     {
         o.on_publish = [this](const std::shared_ptr<const sim::snapshot>& s) {
             std::lock_guard lk(mu);
@@ -56,7 +56,7 @@ struct collector {
     }
 };
 
-std::shared_ptr<const sim::snapshot> wait_state(const sim::engine_thread& t, sim::run_state st)
+std::shared_ptr<const sim::snapshot> wait_state(const test::engine_thread& t, sim::run_state st)
 {
     auto s = t.wait_for([st](const sim::snapshot& x) { return x.state == st; }, 20s);
     REQUIRE(s);
@@ -98,7 +98,7 @@ TEST_CASE("an engine thread publishes snapshots while it runs, booting first", "
     auto o = opts();
     collector col;
     col.attach(o);
-    sim::engine_thread t(cfg_small(), o);
+    test::engine_thread t(cfg_small(), o);
     auto first = t.wait_for([](const sim::snapshot& s) { return s.state == sim::run_state::running; }, 20s);
     REQUIRE(first);
     auto later = t.wait_for([&](const sim::snapshot& s) { return s.seq >= first->seq + 5; }, 20s);
@@ -129,7 +129,7 @@ TEST_CASE("an engine thread publishes snapshots while it runs, booting first", "
 
 TEST_CASE("pause stops virtual time, resume starts it again", "[engine_thread]")
 {
-    sim::engine_thread t(cfg_small(), opts());
+    test::engine_thread t(cfg_small(), opts());
     wait_state(t, sim::run_state::running);
     auto paused = t.wait_for_command(t.pause(), 20s);
     REQUIRE(paused);
@@ -147,7 +147,7 @@ TEST_CASE("pause stops virtual time, resume starts it again", "[engine_thread]")
 
 TEST_CASE("step_quantum advances by exactly one quantum, step by exactly one action", "[engine_thread]")
 {
-    sim::engine_thread t(cfg_small(), opts(true));
+    test::engine_thread t(cfg_small(), opts(true));
     // Paused where the workload starts, after the boot (virtual time counts from power-on).
     auto s0 = wait_state(t, sim::run_state::paused);
     REQUIRE(s0->boot.workload_start_ns > 0);
@@ -178,7 +178,7 @@ TEST_CASE("a switch flipped from another thread shows in the next snapshots", "[
     auto o = opts();
     collector col;
     col.attach(o);
-    sim::engine_thread t(cfg, o);
+    test::engine_thread t(cfg, o);
     wait_state(t, sim::run_state::running);
     std::uint64_t id = 0;
     std::thread ui([&] { id = t.set_patch(std::string(mm::patch_name(p)), !was); });
@@ -202,7 +202,7 @@ TEST_CASE("bad commands are refused with a reason and the run goes on", "[engine
     auto o = opts();
     collector col;
     col.attach(o);
-    sim::engine_thread t(cfg_small(), o);
+    test::engine_thread t(cfg_small(), o);
     wait_state(t, sim::run_state::running);
     const auto a = t.set_patch("no-such-switch", true);
     const auto b = t.set_workload("no-such-workload");
@@ -229,7 +229,7 @@ TEST_CASE("a finite workload ends in the finished state and a step there does no
     test::loop_params p;
     p.rounds = 3;
     o.make_load = test::loop_factory(p);
-    sim::engine_thread t(cfg_small(), o);
+    test::engine_thread t(cfg_small(), o);
     auto done = wait_state(t, sim::run_state::finished);
     CHECK(done->totals.allocs == 3 * 64 * 2); // three rounds of 64 pages on each of the two CPUs
     CHECK(done->sim_time_ns >= done->boundary_ns);
@@ -245,7 +245,7 @@ TEST_CASE("reboot restarts at virtual time zero and keeps the switches set live"
     auto cfg = cfg_small();
     const mm::patch p = flippable(cfg);
     const bool was = cfg.patches[p];
-    sim::engine_thread t(cfg, opts());
+    test::engine_thread t(cfg, opts());
     wait_state(t, sim::run_state::running);
     t.set_patch(std::string(mm::patch_name(p)), !was);
     auto before = t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns > 2 * quantum; }, 20s);
@@ -265,7 +265,7 @@ TEST_CASE("an engine that cannot be built shows as failed until a good configura
 {
     auto bad = cfg_small();
     bad.cpus = {99}; // no such CPU: the engine refuses the configuration
-    sim::engine_thread t(bad, opts());
+    test::engine_thread t(bad, opts());
     auto failed = wait_state(t, sim::run_state::failed);
     CHECK_FALSE(failed->error.empty());
     t.reboot(cfg_small());
@@ -279,12 +279,12 @@ TEST_CASE("stop and the destructor join the engine thread and free the engine", 
     // One engine thread first: a runtime may start helper threads of its own on first use (ThreadSanitizer's
     // background thread), which are not the engine's.
     {
-        sim::engine_thread warm(cfg_small(), opts(false));
+        test::engine_thread warm(cfg_small(), opts(false));
     }
     const int threads_before = thread_count();
     long rss_after_warmup = 0;
     for (int i = 0; i < 12; ++i) {
-        sim::engine_thread t(cfg_small(), opts(i % 3 == 1));
+        test::engine_thread t(cfg_small(), opts(i % 3 == 1));
         if (i % 3 == 2) wait_state(t, sim::run_state::running);
         if (i % 2) t.stop(); // an explicit stop, then the destructor (idempotent)
         if (i == 3) rss_after_warmup = rss_kib();
@@ -299,7 +299,7 @@ TEST_CASE("many rapid commands from two threads neither deadlock nor get lost", 
     auto o = opts();
     collector col;
     col.attach(o);
-    sim::engine_thread t(cfg_small(), o);
+    test::engine_thread t(cfg_small(), o);
     wait_state(t, sim::run_state::running);
     const mm::patch p = flippable(cfg_small());
     const std::string name(mm::patch_name(p));
@@ -351,7 +351,7 @@ TEST_CASE("many rapid commands from two threads neither deadlock nor get lost", 
 
 TEST_CASE("a reader holding a snapshot does not hold up the engine", "[engine_thread]")
 {
-    sim::engine_thread t(cfg_small(), opts());
+    test::engine_thread t(cfg_small(), opts());
     auto held = t.wait_for([](const sim::snapshot& s) { return s.state == sim::run_state::running; }, 20s);
     REQUIRE(held);
     const auto seq = held->seq;
@@ -378,7 +378,7 @@ TEST_CASE("commands timed in virtual time give the same run whatever the pacing"
         o.speed = speed;
         o.publish_hz = hz;
         o.snapshots.state_digest = true;
-        auto t = std::make_unique<sim::engine_thread>(cfg, o);
+        auto t = std::make_unique<test::engine_thread>(cfg, o);
         // Timed commands are at instants of virtual time since power-on: here, after the workload's start.
         const sim::vtime_ns start = wait_state(*t, sim::run_state::paused)->boot.workload_start_ns;
         auto flip = sim::make_set_patch(std::string(mm::patch_name(p)), !was);

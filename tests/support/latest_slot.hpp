@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-namespace pcplab::sim
+namespace pcplab::test
 {
 
 template <typename T> class latest_slot
@@ -32,4 +32,4 @@ private:
     std::shared_ptr<const T> m_value;
 };
 
-} // namespace pcplab::sim
+} // namespace pcplab::test
