@@ -50,7 +50,7 @@ std::string seeds_help()
     return "Usage: pcplab-cli seeds [--only 000,001,...] [--quick] [--json]\n"
            "\n"
            "Runs each seed's scenario on the engine with its switch off and then on - 000 kernbench on\n"
-           "epyc2-256 (5.4.0-rc3), 001 page-fault1 on skylake-4s (v4.17), 002 kernbench on intel-2s-224 (v6.7),\n"
+           "epyc2-256 (5.4.0-rc3), 001 page-fault1 on skylake-4s (4.15-rc4), 002 kernbench on intel-2s-224 (v6.7),\n"
            "003 stress-vm on meta-1t-316 (v6.18), 004 the boot of xeon-88-503g (4.15-rc2) - scaled down to\n"
            "seconds (less memory per node, a bounded virtual time), and prints the simulated figures beside\n"
            "the published ones with the ratio of the changes. Where the model disagrees (direction, or a\n"

@@ -114,9 +114,9 @@ const std::vector<story_text>& table()
             "xeon-88-503g on 4.15-rc2: A initialises each node with one thread, B with a quarter of its CPUs", 1e8,
             {
                 {0, "deferred", "The boot",
-                    "Struct pages above the first section of each node are initialised after boot by deferred "
-                    "init. A runs one thread per node; B (Daniel Jordan's RFC) splits each node's memory over a "
-                    "quarter of its CPUs and finishes several times sooner.",
+                    "Struct pages above the first 2 GiB of each node (4.15's early part) are initialised after "
+                    "boot by deferred init. A runs one thread per node; B (Daniel Jordan's RFC) splits each "
+                    "node's memory over a quarter of its CPUs and finishes several times sooner.",
                     {{"init threads per node", "max(nodes, init_threads)", ""},
                         {"modelled deferred-init time (slowest node)", "max(nodes, init_modelled_ms) * 1ms", "ns"}}},
             }},

@@ -13,8 +13,9 @@
 namespace pcplab::mm
 {
 
-// memmap_init + the early part of deferred init (v4.17+: the first section of each node's highest zone;
-// lower zones fully) and memblock_free_all: frees the early, non-reserved frames to the buddy allocator.
+// memmap_init + the early part of deferred init (v4.17+: the first section of each node's highest zone; v4.15:
+// 2 GiB of it, or more; lower zones fully) and memblock_free_all: frees the early, non-reserved frames to the
+// buddy allocator.
 void mem_init(machine& m);
 
 // What one host thread did for one node (a host thread serves every node; see deferred_init.cpp).

@@ -13,5 +13,10 @@ std::vector<pfn_range> free_ranges(pglist_data& pg, const node_spec& ns, pfn_t s
 void init_single_page(page& p, int nid, unsigned zt);
 // __free_pages_core at boot into zone z (managed += 1 << order)
 void free_boot_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned order);
+// The frames of a node's highest zone that memmap_init initialises before deferring the rest: up to v4.16
+// reset_deferred_meminit (2 GiB, span / 256, + reservations), from v4.17 one section.
+unsigned long reset_deferred_meminit(const pglist_data& pg, const node_spec& ns, unsigned page_shift);
+unsigned long static_init_pgcnt(
+    const kernel_era& era, const pglist_data& pg, const node_spec& ns, unsigned page_shift, unsigned long section);
 
 } // namespace pcplab::mm

@@ -7,6 +7,12 @@
 namespace pcplab::mm
 {
 
+// How much of a node's highest zone memmap_init initialises before the pgdatinit threads take the rest.
+enum class early_init_rule {
+    two_gib_per_node, // <= v4.16: reset_deferred_meminit's max(2 GiB, span / 256) + reservations, at most the span
+    one_section, // v4.17+ (Pavel Tatashin, "mm: initialize pages on demand during boot"): one memory section
+};
+
 enum class pcp_high_rule {
     six_times_batch, // <= v5.13: high = 6 * batch (or percpu_pagelist_fraction)
     low_watermark, // v5.14 .. v6.6: zone_highsize() from the low watermark, split over the node's CPUs
@@ -16,7 +22,7 @@ struct kernel_era {
     kernel_version version;
     // The version whose pure formulas (zone_batchsize, the pageset limits, the watermark gaps, what they read)
     // the machine follows, when it differs from `version`: a kernel older than every modelled era runs as
-    // v4.17 but sizes its pagesets and watermarks as it did itself. Unset ({}): `version`.
+    // v4.15 but sizes its pagesets and watermarks as it did itself. Unset ({}): `version`.
     kernel_version formulas{};
     const kernel_version& formula_version() const { return formulas.major ? formulas : version; }
 
@@ -79,8 +85,12 @@ struct kernel_era {
     bool movable_is_highmem_like() const { return version.at_least(6, 0); }
     // v5.10 "place pages to tail in __free_pages_core()": boot/deferred frees bypass the PCP
     bool boot_free_to_tail_bypassing_pcp() const { return version.at_least(5, 10); }
-    // v4.17 deferred init: only the first section of a node's highest zone is initialised early
-    bool deferred_init_first_section_only() const { return version.at_least(4, 17); }
+    // Deferred init's early part: 2 GiB or more per node up to v4.16 (read in v4.15's reset_deferred_meminit),
+    // one section from v4.17 (c9e97a1997fb, which replaced reset_deferred_meminit and added deferred_grow_zone).
+    early_init_rule early_init() const
+    {
+        return version.at_least(4, 17) ? early_init_rule::one_section : early_init_rule::two_gib_per_node;
+    }
 
     // /proc/zoneinfo layout (mm/vmstat.c zoneinfo_show_print)
     bool zoneinfo_has_boost() const { return version.at_least(5, 17); }

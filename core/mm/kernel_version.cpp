@@ -47,10 +47,12 @@ std::string kernel_version::str() const
 
 const std::vector<kernel_version>& modelled_eras()
 {
-    // v4.17: Aaron Lu's bulk free, batch capped at 512 KiB; v4.19: cap doubled to 1 MiB;
+    // v4.15: 2 GiB or more per node initialised before deferred init (seed 001's base v4.15-rc4, seed 004's
+    // 4.15-rc2); v4.17: one section early, Aaron Lu's bulk free; v4.19: batch cap doubled to 1 MiB;
     // v5.4: seeds 000/004; v6.6: high from the low watermark; v6.7: high auto-tuning;
     // v6.13: zoneinfo prints high_min/high_max; v6.18: seed 003's base.
     static const std::vector<kernel_version> eras = {
+        {4, 15, 0, 0},
         {4, 17, 0, 0},
         {4, 19, 0, 0},
         {5, 4, 0, 0},

@@ -1,4 +1,4 @@
-// Early boot: memmap_init (with the deferral point of defer_init) and memblock_free_all.
+// Early boot: memmap_init (with the deferral point of update_defer_init / defer_init) and memblock_free_all.
 #include "boot.hpp"
 #include "boot_internal.hpp"
 #include "buddy.hpp"
@@ -39,10 +39,10 @@ zone* highest_zone(pglist_data& pg)
     return nullptr;
 }
 
-// defer_init (v4.17 .. v6.x): after more than a section's worth (PAGES_PER_SECTION) of valid frames of the node's
-// highest zone, the first section-aligned pfn is where deferred init starts. Before v4.17 the early part was max(2 GiB,
-// node spanned / 256) (not modelled: the era list starts at v4.17).
-pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz, unsigned long section)
+// update_defer_init (v4.15, v4.17) / defer_init (v5.4 .. v6.x): memmap_init counts the valid frames of the
+// node's highest zone; once the count passes static_init_pgcnt, the first section-aligned pfn is where deferred
+// init starts (NO_PFN: the whole zone is initialised early).
+pfn_t update_defer_init(const node_spec& ns, const zone& hz, unsigned long static_init_pgcnt, unsigned long section)
 {
     unsigned long nr_initialised = 0;
     for (const auto& r : ns.memory) {
@@ -50,10 +50,10 @@ pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz, unsigned long s
         pfn_t e = std::min<pfn_t>(r.end, static_cast<pfn_t>(hz.zone_end_pfn()));
         for (pfn_t pfn = s; pfn < e; ++pfn) {
             ++nr_initialised;
-            if (nr_initialised > section && (pfn & (section - 1)) == 0) return pfn;
-            // Skip ahead: nothing can defer before the count passes a section.
-            if (nr_initialised < section) {
-                unsigned long skip = std::min<unsigned long>(section - nr_initialised, e - pfn - 1);
+            if (nr_initialised > static_init_pgcnt && (pfn & (section - 1)) == 0) return pfn;
+            // Skip ahead: nothing can defer before the count passes static_init_pgcnt.
+            if (nr_initialised < static_init_pgcnt) {
+                unsigned long skip = std::min<unsigned long>(static_init_pgcnt - nr_initialised, e - pfn - 1);
                 pfn += static_cast<pfn_t>(skip);
                 nr_initialised += skip;
             }
@@ -63,6 +63,32 @@ pfn_t first_deferred_pfn_of(const node_spec& ns, const zone& hz, unsigned long s
 }
 
 } // namespace
+
+// reset_deferred_meminit (as read in v4.15; c9e97a1997fb removed it in v4.17): a node keeps at least 2 GiB, or 1/256 of
+// its span where that is more (room for the large system hashes), initialised early, plus the full size of every
+// memblock reservation that touches the first that many frames of the node (a crash kernel must not eat the early
+// part), and never more than its span.
+unsigned long reset_deferred_meminit(const pglist_data& pg, const node_spec& ns, unsigned page_shift)
+{
+    unsigned long max_pgcnt = std::max(2UL << (30 - page_shift), pg.node_spanned_pages >> 8);
+    // memblock_reserved_memory_within: a region counts whole when it reaches into [start, end], ends included.
+    const unsigned long start = pg.node_start_pfn, end = pg.node_start_pfn + max_pgcnt;
+    unsigned long reserved = 0;
+    for (const auto& r : ns.reserved)
+        if (r.end >= start && r.start <= end) reserved += r.pages();
+    return std::min(max_pgcnt + reserved, pg.node_spanned_pages);
+}
+
+// The early count of free_area_init_node (v4.17, Pavel Tatashin's "mm: initialize pages on demand during boot",
+// c9e97a1997fb): one section, at most the node's span; the rest grows on demand (deferred_grow_zone, not
+// modelled) or waits for the pgdatinit threads. v5.x/v6.x defer_init compares with PAGES_PER_SECTION directly,
+// the same count. Before v4.17: reset_deferred_meminit.
+unsigned long static_init_pgcnt(
+    const kernel_era& era, const pglist_data& pg, const node_spec& ns, unsigned page_shift, unsigned long section)
+{
+    if (era.early_init() == early_init_rule::two_gib_per_node) return reset_deferred_meminit(pg, ns, page_shift);
+    return std::min(section, pg.node_spanned_pages);
+}
 
 // __free_pages_core at boot (v5.4: through __free_pages, i.e. the boot pageset for order 0, which flushes at
 // once since its high is 0; v5.10+: __free_pages_ok(FPI_TO_TAIL), bypassing the PCP).
@@ -122,9 +148,9 @@ std::vector<pfn_range> free_ranges(pglist_data& pg, const node_spec& ns, pfn_t s
     return out;
 }
 
-// mem_init: memmap_init for every node (all frames of the lower zones, the first section of the highest
-// zone, every reserved frame: reserve_bootmem_region), then memblock_free_all over the free ranges below
-// first_deferred_pfn.
+// mem_init: memmap_init for every node (all frames of the lower zones, the early part of the highest zone
+// (static_init_pgcnt), every reserved frame: reserve_bootmem_region), then memblock_free_all over the free
+// ranges below first_deferred_pfn.
 void mem_init(machine& m)
 {
     mm_ctx c = m.ctx(0);
@@ -132,8 +158,9 @@ void mem_init(machine& m)
         pglist_data& pg = *m.nodes[nid];
         const node_spec& ns = m.spec().nodes[nid];
         zone* hz = highest_zone(pg);
-        pg.first_deferred_pfn = hz && m.era.deferred_init_first_section_only()
-            ? first_deferred_pfn_of(ns, *hz, m.pages_per_section)
+        pg.first_deferred_pfn = hz
+            ? update_defer_init(
+                ns, *hz, static_init_pgcnt(m.era, pg, ns, m.page_shift, m.pages_per_section), m.pages_per_section)
             : NO_PFN;
 
         auto init_range = [&](pfn_t s, pfn_t e) {

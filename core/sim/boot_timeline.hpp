@@ -1,9 +1,10 @@
 // The boot on the virtual time axis. Virtual time 0 is power-on, as far as the model goes:
 //   [0, deferred_init_start_ns)  the boot CPU's memmap_init and memblock_free_all of the early frames (every
-//       frame mem_init initialises: all of the lower zones, each node's first section of its highest zone, the
-//       reserved frames; mm::machine::early_init_pages), at the one-thread rate of struct page init + free,
-//       the cost model's deferred_init.t1_ns_per_page (cost-model-sources §5a). Nothing else of start_kernel
-//       (setup_arch, the scheduler, smp_init, ...) takes virtual time. setup_per_cpu_pageset runs at the end.
+//       frame mem_init initialises: all of the lower zones, the early part of each node's highest zone (one
+//       section from v4.17, 2 GiB or more on v4.15), the reserved frames; mm::machine::early_init_pages), at the
+//       one-thread rate of struct page init + free, the cost model's deferred_init.t1_ns_per_page (cost-model-sources
+//       §5a). Nothing else of start_kernel (setup_arch, the scheduler, smp_init, ...) takes virtual time.
+//       setup_per_cpu_pageset runs at the end.
 //   deferred_init_start_ns  page_alloc_init_late starts every node's pgdatinit threads. Node n's init is
 //       modelled to take deferred_init_ms(pages, threads) (cost_model.hpp) and ends at its own done_at (so
 //       with switch 004, more threads per node end sooner).

@@ -51,20 +51,20 @@ std::vector<seed_reference> make_references()
     s1.author = "Aaron Lu, 2018";
     s1.sw = mm::patch::bulk_free_pick_outside_lock;
     s1.preset = "skylake-4s";
-    s1.era = "v4.17";
+    s1.era = "4.15-rc4";
     s1.workload = "page-fault1";
     s1.machine = "Skylake 4-socket";
     s1.benchmark = "will-it-scale page_fault1, full load, v4.15-rc4 base";
     s1.figures = {
         {"seed_measure", "page_fault1 iterations per second", "iterations", 15728686, 17433559, false, 10.8,
             change_form::percent, ec::increase, "", false, "seed 001 mail, Skylake(4S) column",
-            "measured on v4.15-rc4, which initialised at least 2 GiB per node before setup_per_cpu_pageset, so its "
-            "Normal zones had batch 31; the oldest modelled era, v4.17, initialises only a node's first section "
-            "early (seed 000's bug), so batch is 7 and a bulk free picks 7 pages. zone->lock is saturated either "
-            "way, so the score follows the lock time per page; the pick moved out (list ops and struct-page touches "
-            "that hit: the pages were freed moments before) is about 6% of a free_pcppages_bulk hold, and those "
-            "holds are about 40% of the lock's time. With batch 63 (v5.4 with seed 000's fix) the same run gives "
-            "+5%. The rate is taken over 4 whole loops per task (see page_fault1.cpp)"},
+            "run on v4.15-rc4 as measured: its reset_deferred_meminit initialised 2 GiB per node before "
+            "setup_per_cpu_pageset, so the Normal zones have batch 31 (v4.17's one early section gave batch 7 and "
+            "+2.7%). zone->lock is saturated either way, so the score follows the lock time per page; the pick moved "
+            "out (list ops and struct-page touches that hit: the pages were freed moments before) is about 12% of a "
+            "free_pcppages_bulk hold, and those holds are about a third of the lock's time. The same mail measured "
+            "+2.9% on Broadwell 4S and +4.6% on Skylake 2S; what makes Skylake 4S gain +10.8% is not modelled. The "
+            "rate is taken over 4 whole loops per task (see page_fault1.cpp)"},
         {"fpb_hold_mean_ns", "mean zone->lock hold in free_pcppages_bulk", "ns", std::nullopt, std::nullopt, false,
             std::nullopt, change_form::percent, ec::decrease, "", false,
             "seed 001 mail: picking moves out of the critical section", ""},

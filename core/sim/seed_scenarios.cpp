@@ -43,11 +43,13 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //       kernbench's jobs are shortened (kernbench_scaled) so the build finishes and has an elapsed time;
 //  001  page_fault1 loops over 16 MiB instead of 128 MiB: a loop is fault-in then munmap either way, and the
 //       munmap's PCP overflow into free_pcppages_bulk (the patched path) then happens many times per run;
-//       every task does 4 loops and the rate is taken over them (page_fault1.cpp says why);
+//       every task does 4 loops and the rate is taken over them (page_fault1.cpp says why); 4.15-rc4
+//       initialises 2 GiB per node early, so 8 or 16 GiB nodes have batch 31 as the seed's machines had;
 //  002  as 000; high_min/high_max derive from the low watermark and managed/8, so memory stays generous;
 //  003  stress-vm sizes itself to 1.2 x memory, so reclaim runs at any size; a pass ends in munmap, whose
 //       frees overflow pcp->high and free up to batch << 5 pages in one hold (the seed's "2k+ pages");
-//  004  modelled deferred-init time is linear in a node's pages: the speed-up does not depend on the size.
+//  004  modelled deferred-init time is linear in a node's pages: the speed-up does not depend on the size
+//       (4.15-rc2 initialises 2 GiB per node early: at 4 GiB, node 0's Normal zone lies within it).
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;

@@ -31,7 +31,7 @@ assert f["simulated"]["off"] == off and f["simulated"]["on"] == on, (f["simulate
 assert off > on > 0
 assert abs(f["simulated"]["change"] - off / on) < 1e-9
 assert abs(f["ratio"] - (off / on) / 9.56) < 1e-9
-# Off: one pgdatinit thread per node; on (v4.17, the RFC): a quarter of the node's 44 CPUs, fewer only
+# Off: one pgdatinit thread per node; on (4.15-rc2, the RFC): a quarter of the node's 44 CPUs, fewer only
 # where a node has fewer 128 MiB sections to hand out.
 assert all(b["threads"] == 1 for b in s["runs"]["off"]["boot"])
 assert all(1 < b["threads"] <= 11 for b in s["runs"]["on"]["boot"])

@@ -1,3 +1,4 @@
+#include "mm/kernel_era.hpp"
 #include "mm/kernel_version.hpp"
 #include "mm/patch_switches.hpp"
 
@@ -25,8 +26,14 @@ TEST_CASE("versions map to the modelled era they belong to")
     CHECK(choose_era("5.10")->era.str() == "v5.4");
     CHECK(choose_era("6.8")->era.str() == "v6.7");
     CHECK(choose_era("6.19")->era.str() == "v6.18");
-    CHECK(choose_era("4.4")->era.str() == "v4.17");
+    CHECK(choose_era("4.4")->era.str() == "v4.15");
     CHECK_FALSE(choose_era("4.4")->note.empty());
+    // v4.15 and v4.16 initialise 2 GiB per node before deferred init; v4.17 one section.
+    CHECK(choose_era("4.15-rc4")->era.str() == "v4.15");
+    CHECK(choose_era("4.16")->era.str() == "v4.15");
+    CHECK(choose_era("4.17")->era.str() == "v4.17");
+    CHECK(kernel_era{*kernel_version::parse("4.15-rc4")}.early_init() == early_init_rule::two_gib_per_node);
+    CHECK(kernel_era{{4, 17, 0, 0}}.early_init() == early_init_rule::one_section);
 }
 
 TEST_CASE("switch defaults follow the version the patch was merged in")
