@@ -67,7 +67,7 @@ const std::vector<story_text>& table()
                         {"jobs done", "score.work_units", ""}}},
             }},
         {"001", "Seed 001: bulk free picks its pages outside zone->lock",
-            "skylake-4s on v4.17, page_fault1: A frees under the lock, B picks first", 1e8,
+            "skylake-4s on 4.15-rc4, page_fault1: A frees under the lock, B picks first", 1e8,
             {
                 {45 * MS, "locks", "Holds of free_pcppages_bulk",
                     "Every CPU faults in 16 MiB and unmaps it; the unmap overflows the per-CPU lists and "
@@ -80,7 +80,7 @@ const std::vector<story_text>& table()
                 {175 * MS, "rates", "Throughput",
                     "Shorter holds mean shorter queues: B's CPUs spend less time spinning and fault in more "
                     "memory in the same virtual time. The tasks move in convoy, so B's lead shows as rounds "
-                    "of loops finished earlier, here in its third round.",
+                    "of loops finished earlier: each round ends a little sooner on B.",
                     {{"loops done", "score.work_units", ""}, {"system time", "sys_ns", "ns"},
                         {"spinning", "spin_ns", "ns"}}},
             }},
@@ -183,6 +183,11 @@ story_machines make_story_machines(const story& s)
     m.a = sim::seed_engine_config(m.scenario, m.scenario.off);
     m.b = sim::seed_engine_config(m.scenario, m.scenario.on);
     m.a.keep_events = m.b.keep_events = true;
+    // A finite workload starts a new round where it ends, virtual time going on, so that a checkpoint later
+    // than one round is still reached (a reboot would start the clock and the checkpoints over: story 001 on
+    // 4.15-rc4 finishes a round 136 ms after boot, before its 175 ms checkpoint). Not the boot's own story
+    // (004): there the boot is what plays, so the window reboots to show it again.
+    m.a.continuous = m.b.continuous = s.seed->workload != "boot";
     m.make_load = sim::seed_workload_factory(m.scenario);
     return m;
 }

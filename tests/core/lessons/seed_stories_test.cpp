@@ -56,6 +56,7 @@ TEST_CASE("a story's machines are the seed's scaled machine, A without the patch
         CHECK(m.a.spec.nr_cpus() == m.b.spec.nr_cpus());
         CHECK(m.a.spec.name == m.b.spec.name);
         CHECK(m.a.keep_events);
+        CHECK(m.a.continuous == (s->seed->workload != "boot")); // rounds, except the boot's own story
         CHECK(static_cast<bool>(m.make_load));
         // Scaled as `pcplab-cli seeds` scales it: less memory per node than the preset.
         CHECK(sim::largest_node_gib(m.scenario.spec) < m.scenario.preset_gib_per_node);
@@ -78,6 +79,10 @@ TEST_CASE("at every checkpoint of every story some figure it shows differs betwe
         for (const lessons::story_checkpoint& c : s.checkpoints) {
             a.run_until(boot_end + c.after_boot_ns);
             b.run_until(boot_end + c.after_boot_ns);
+            // Still running there: a round that ends before a checkpoint starts the next (story 001 on 4.15-rc4
+            // finished at 136 ms of its 175 ms, the window rebooted and never reached the checkpoint).
+            INFO("story " << s.seed->id << " at " << c.after_boot_ns << " ns after boot");
+            if (s.seed->workload != "boot") CHECK_FALSE((a.finished() || b.finished()));
             const auto sa = sim::build_snapshot(a, ca, {}, {});
             const auto sb = sim::build_snapshot(b, cb, {}, {});
             std::string shown;
