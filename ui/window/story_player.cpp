@@ -135,17 +135,9 @@ void story_player::on_frame()
     if (!a || a->state == sim::run_state::booting) return;
     if (!m_boot_end_ns || a->run.generation != m_generation) {
         // This machine's boot is over (a restarted workload boots again: its checkpoints are behind it).
-        const bool restarted = m_boot_end_ns.has_value();
         m_generation = a->run.generation;
         m_boot_end_ns = a->sim_time_ns;
-        if (m_shown < 0) {
-            arm_next(a->sim_time_ns);
-            // The workload finished before the next checkpoint: with nothing left to run, the lockstep loop
-            // applied that checkpoint's timed pause at once, so the restarted machine comes up paused. Carry on
-            // to the checkpoint (seen in story 001 on 4.15-rc4: paused at the boot's end, the caption gone).
-            if (restarted && m_armed && a->state == sim::run_state::paused)
-                if (frame_source* src = m_parts.machine->source()) src->resume();
-        }
+        if (m_shown < 0) arm_next(a->sim_time_ns);
         return;
     }
     if (m_armed && m_shown < 0 && a->state == sim::run_state::paused && a->sim_time_ns >= m_target_ns)
