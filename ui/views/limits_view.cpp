@@ -211,11 +211,13 @@ void limits_view::rebuild_layout(const frame& f)
             // The legend's entries by importance, A's and B's of a kind side by side (refit_legend keeps pairs
             // whole): what is left out when the view is small goes last.
             using member = QCPGraph* limits_series::*;
-            std::vector<member> kinds
-                = {&limits_series::g_high, &limits_series::g_batch, &limits_series::g_limit, &limits_series::g_vline};
-            // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high.
+            std::vector<member> kinds = {&limits_series::g_high, &limits_series::g_batch, &limits_series::g_limit};
+            // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high. Where
+            // they differ they are what the view is about, so they come before the event lines (whose kinds
+            // the tooltips and the events view also name).
             if (tuned)
-                kinds.insert(kinds.end(), {&limits_series::g_hi, &limits_series::g_hmin, &limits_series::g_highm});
+                kinds.insert(kinds.end(), {&limits_series::g_hi, &limits_series::g_highm, &limits_series::g_hmin});
+            kinds.push_back(&limits_series::g_vline);
             for (const member k : kinds)
                 for (int side = 0; side < (ab ? 2 : 1); ++side) m_legend_order.push_back(zp->s[side].*k);
         }
@@ -452,25 +454,35 @@ QString limits_view::marker_tooltip_at(const QPoint& pos) const
 void limits_view::refit_legend()
 {
     if (!m_legend) return;
-    // As many entries as fit in a row or two (three in a tall view), the most important first; none in a view
-    // too short to spare a line (the names are in the tooltip of the markers and the view's larger self).
-    const int rows = m_plot->height() < 200 ? 0 : m_plot->height() < 320 ? 1 : m_plot->height() < 560 ? 2 : 3;
+    // As many entries as fit in a row or two (three in a view tall enough for two zones), the most important
+    // first; none in a view too short to spare a line (the names are in the tooltip of the markers and the
+    // view's larger self).
+    const int rows = m_plot->height() < 200 ? 0 : m_plot->height() < 320 ? 1 : m_plot->height() < 420 ? 2 : 3;
     const QFontMetrics fm(m_legend->font());
     const int width = m_plot->width() - 20;
-    // The most entries that fit, measured by the widest of them: the short names that come first (A's and B's
-    // high and batch) share a row, which the long ones after them would not leave room for.
-    std::size_t fit = 0;
-    int columns = 1, widest = 1;
-    for (std::size_t n = 1; n <= m_legend_order.size(); ++n) {
-        const int w = fm.horizontalAdvance(m_legend_order[n - 1]->name()) + m_legend->iconSize().width()
-            + m_legend->iconTextPadding() + 14;
-        widest = std::max(widest, w);
-        const int c = std::max(1, (width + m_legend->columnSpacing()) / (widest + m_legend->columnSpacing()));
-        if (static_cast<std::size_t>(c * rows) < n) break;
-        if (n % m_legend_sides == 0) { // A's entry only with B's
-            fit = n;
-            columns = c;
+    std::vector<int> entry_width;
+    for (const QCPGraph* g : m_legend_order)
+        entry_width.push_back(
+            fm.horizontalAdvance(g->name()) + m_legend->iconSize().width() + m_legend->iconTextPadding() + 14);
+    // The legend fills rows of `c` entries; each of its columns is as wide as the widest entry in it. The most
+    // entries (A's only with B's) that some column count lays out within the width and rows, and that count.
+    const auto row_width = [&](std::size_t n, std::size_t c) {
+        int total = -m_legend->columnSpacing();
+        for (std::size_t col = 0; col < c; ++col) {
+            int widest = 0;
+            for (std::size_t i = col; i < n; i += c) widest = std::max(widest, entry_width[i]);
+            total += widest + m_legend->columnSpacing();
         }
+        return total;
+    };
+    std::size_t fit = 0;
+    int columns = 1;
+    for (std::size_t n = m_legend_sides; n <= m_legend_order.size() && rows > 0; n += m_legend_sides) {
+        std::size_t c = n;
+        while (c > 0 && ((n + c - 1) / c > static_cast<std::size_t>(rows) || row_width(n, c) > width)) --c;
+        if (c == 0 || (n + c - 1) / c > static_cast<std::size_t>(rows)) break;
+        fit = n;
+        columns = static_cast<int>(c);
     }
     m_legend->clearItems();
     m_legend->setWrap(columns);
