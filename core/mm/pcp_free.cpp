@@ -79,6 +79,16 @@ int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_hi
 namespace
 {
 
+// The free run length at which a high-order free triggers free_high in free_frozen_page_commit (v6.7+):
+// pcp->batch from v6.7 (6ccdcb6d3a74, free_count replacing free_factor); batch + pcp->high_min / 2 with the
+// free-high-batch-plus-high-min switch (Nikhil Dhama, c544a952ba61, v6.16), which lets a run as long as the
+// v6.6 free_factor scheme allowed on average stay on the list for the next allocations.
+int free_high_threshold(const machine& m, const per_cpu_pages& pcp, int batch)
+{
+    if (m.patches[patch::free_high_batch_plus_high_min]) return batch + pcp.high_min / 2;
+    return batch;
+}
+
 // The flush of free_unref_page_commit. Without batched-bulk-free one free_pcppages_bulk call; with it
 // (seed 003, v6.19 free_frozen_page_commit) chunks of pcp->batch, dropping pcp->lock (and so zone->lock)
 // between chunks; a failed re-trylock ends the loop with the pageset unlocked.
@@ -139,8 +149,8 @@ bool free_unref_page_commit(
         bool free_high = false;
         // Runs of high-order frees without allocations flush them early: they fragment memory while cached.
         if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
-            int threshold = c.m.era.free_high_threshold_with_high_min() ? batch + pcp.high_min / 2 : batch;
-            free_high = pcp.free_count >= threshold && (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER)
+            free_high = pcp.free_count >= free_high_threshold(c.m, pcp, batch)
+                && (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER)
                 && (!(pcp.flags & PCPF_FREE_HIGH_BATCH) || pcp.count >= batch);
             pcp.flags |= PCPF_PREV_FREE_HIGH_ORDER;
         } else if (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER) {

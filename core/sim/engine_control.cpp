@@ -212,9 +212,7 @@ void engine::impl::set_patch(mm::patch p, bool on)
         });
         limits_text = nullptr;
         break;
-    case mm::patch::bulk_free_pick_outside_lock:
-    case mm::patch::batched_bulk_free:
-    case mm::patch::parallel_deferred_init:
+    default: // the others act when the allocator next reads them (or, parallel-deferred-init, at boot)
         break;
     }
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;

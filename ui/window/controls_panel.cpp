@@ -42,7 +42,7 @@ controls_panel::controls_panel(QWidget* parent)
     m_replay_note->setWordWrap(true);
     m_replay_note->hide();
     lay->addWidget(m_replay_note);
-    auto* sw = new QGroupBox(tr("Patch switches (the five seeds)"));
+    auto* sw = new QGroupBox(tr("Patch switches"));
     sw->setToolTip(tr("Each seed patch as a switch; flipping one acts on the running machine at once"));
     auto* swl = new QVBoxLayout(sw);
     m_switches = new switch_table;
