@@ -98,7 +98,7 @@ struct kernel_era {
     bool zoneinfo_has_highatomic() const { return version.at_least(6, 19); }
     bool has_zone_device() const { return true; } // distro configs enable CONFIG_ZONE_DEVICE in every era modelled
 
-    // CONFIG_PCP_BATCH_SCALE_MAX (v6.7+), default 5
+    // CONFIG_PCP_BATCH_SCALE_MAX's default (v6.7+; machine::sysctl.pcp_batch_scale_max holds the value in force)
     static constexpr unsigned PCP_BATCH_SCALE_MAX = 5;
 };
 

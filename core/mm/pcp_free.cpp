@@ -12,8 +12,6 @@ namespace pcplab::mm
 
 namespace
 {
-constexpr int S = kernel_era::PCP_BATCH_SCALE_MAX;
-
 int clamp_int(int v, int lo, int hi)
 {
     // The kernel's clamp(): min(max(v, lo), hi), well defined even when lo > hi.
@@ -33,6 +31,7 @@ int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_hig
         return std::min(batch << 2, high);
     }
 
+    const int S = c.m.sysctl.pcp_batch_scale_max;
     const int high_min = pcp.high_min, high_max = pcp.high_max;
     int high = pcp.high = clamp_int(pcp.high, high_min, high_max);
     if (high == 0) return 0;
@@ -62,11 +61,11 @@ int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_hig
 
 // nr_pcp_free: how many base pages a flush returns. v5.14 .. v6.6: batch << free_factor (free_factor grows
 // on consecutive flushes), within [batch, high - batch]; v5.18+ free_high empties the lists. v6.7+: the free
-// run length free_count within [batch, high - batch]; free_high frees at most batch << S.
+// run length free_count within [batch, high - batch]; free_high frees at most batch << S (S: vm.pcp_batch_scale_max).
 int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_high)
 {
     const bool autotune = pcp_tuning_of(c.m) == pcp_tuning::autotune_v6_7;
-    if (free_high) return autotune ? std::min(pcp.count, batch << S) : pcp.count;
+    if (free_high) return autotune ? std::min(pcp.count, batch << c.m.sysctl.pcp_batch_scale_max) : pcp.count;
     if (high < batch) // boot pageset or PCP disabled
         return 1;
     const int min_nr_free = batch, max_nr_free = high - batch;
@@ -156,7 +155,8 @@ bool free_unref_page_commit(
         } else if (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER) {
             pcp.flags &= static_cast<std::uint8_t>(~PCPF_PREV_FREE_HIGH_ORDER);
         }
-        if (pcp.free_count < (batch << S)) pcp.free_count = static_cast<std::int16_t>(pcp.free_count + (1 << order));
+        if (pcp.free_count < (batch << c.m.sysctl.pcp_batch_scale_max))
+            pcp.free_count = static_cast<std::int16_t>(pcp.free_count + (1 << order));
         int high = nr_pcp_high(c, pcp, z, batch, free_high);
         if (pcp.count >= high) to_free = nr_pcp_free(c, pcp, batch, high, free_high);
         break;

@@ -248,6 +248,10 @@ std::string engine::impl::set_sysctl(const std::string& name, long value)
             err = mm::set_watermark_scale_factor(*m, static_cast<int>(value));
             if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
             break;
+        case mm::vm_sysctl::pcp_batch_scale_max:
+            err = mm::set_pcp_batch_scale_max(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
+            break;
         }
     }
     if (!err.empty()) return err;
