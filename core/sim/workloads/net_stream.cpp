@@ -10,6 +10,10 @@
 //     TX completion): on a CPU other than the one that allocated them, one run of order-3 frees per batch
 //     of consumed data, with no allocation in between. That run is what free_high detects.
 //
+// The paper ran iperf3's clients and servers on two machines joined by a NIC: on each, a flow's pages are filled
+// on one CPU and freed on another (the sender and its TX-completion CPU; the NIC's RX CPU and the reader). Here
+// one machine carries both ends, and each CPU of a pair plays both roles, for two flows.
+//
 // Model: the workload's CPUs are paired within their node (each node's CPUs in placement order, two by two;
 // an odd last one with itself: E, a flow's sender and receiver kept on one node, as NUMA-aware scheduling and
 // IRQ affinity do), and each CPU of a pair sends one stream to the other. The freed pages then belong to the
