@@ -28,10 +28,9 @@ const char* const k_machine_options
 std::string switch_list()
 {
     std::string s = "Switches:\n";
-    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
-        auto p = static_cast<mm::patch>(i);
-        s += "  " + std::string(mm::patch_name(p)) + "\n      " + std::string(mm::patch_summary(p)) + "\n";
-    }
+    for (const auto& d : mm::patch_table())
+        s += "  " + std::string(d.name) + "  (" + std::string(d.origin) + "; kernels " + d.kernels.str() + ")\n      "
+            + std::string(d.summary) + "\n";
     return s;
 }
 

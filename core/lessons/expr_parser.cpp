@@ -422,12 +422,7 @@ private:
         if (arg.kind != tok::string) fail(arg, "switch_on() takes a switch name in quotes");
         next();
         auto p = mm::patch_from_name(arg.text);
-        if (!p) {
-            std::string known;
-            for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
-                known += (i ? ", " : "") + std::string(mm::patch_name(static_cast<mm::patch>(i)));
-            fail(arg, "unknown switch '" + arg.text + "' (" + known + ")");
-        }
+        if (!p) fail(arg, "unknown switch '" + arg.text + "' (" + mm::patch_names_list() + ")");
         expect(tok::rparen, "')'");
         auto n = make(node_kind::switch_on, vtype::boolean, name.column, name.text);
         n->sw = *p;

@@ -120,6 +120,19 @@ const std::vector<story_text>& table()
                     {{"init threads per node", "max(nodes, init_threads)", ""},
                         {"modelled deferred-init time (slowest node)", "max(nodes, init_modelled_ms) * 1ms", "ns"}}},
             }},
+        {"005", "005: free_high raised to batch + high_min/2",
+            "epyc2-256 on v6.12, net-stream: A flushes a run of order-3 frees after one batch, B keeps it", 1e8,
+            {
+                {50 * MS, "pcp", "Streams between pairs of CPUs",
+                    "Every CPU sends 32 KiB blocks (order 3) to its pair, which frees them after reading: a run "
+                    "of high-order frees of pages another CPU allocated. A (v6.12) calls that run free_high after "
+                    "one batch of pages and flushes the list to the buddy allocator, so its next sends refill "
+                    "from zone->lock. B (Nikhil Dhama's patch) waits for batch + high_min/2 pages and serves its "
+                    "sends from the list.",
+                    {{"free_high flushes", "totals.free_high_drains", ""},
+                        {"pages from the zone", "totals.zone_allocs", ""},
+                        {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
+            }},
     };
     return t;
 }

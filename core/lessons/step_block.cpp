@@ -37,9 +37,7 @@ bool contains(const std::vector<std::string>& v, const std::string& s)
 
 std::string known_switches()
 {
-    std::string s;
-    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s += (i ? ", " : "") + std::string(mm::patch_name(mm::patch(i)));
-    return s;
+    return mm::patch_names_list();
 }
 
 class block_reader

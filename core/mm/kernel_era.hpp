@@ -73,8 +73,6 @@ struct kernel_era {
     bool bulk_free_single_pass_base() const { return version.at_least(5, 18); }
     // v5.18 "Limit number of high-order pages on PCP during bulk free" (free_high)
     bool has_free_high() const { return version.at_least(5, 18); }
-    // v6.15 (between v6.14 and v6.19): free_high threshold batch + high_min / 2 instead of batch
-    bool free_high_threshold_with_high_min() const { return version.at_least(6, 15); }
     // v6.10 "control latency caused by zone PCP draining": drain_pages_zone frees batch << S at a time
     bool drain_pages_zone_chunked() const { return version.at_least(6, 10); }
     // v5.7 "increase default min_free_kbytes bound": 64 MiB -> 256 MiB
@@ -100,7 +98,7 @@ struct kernel_era {
     bool zoneinfo_has_highatomic() const { return version.at_least(6, 19); }
     bool has_zone_device() const { return true; } // distro configs enable CONFIG_ZONE_DEVICE in every era modelled
 
-    // CONFIG_PCP_BATCH_SCALE_MAX (v6.7+), default 5
+    // CONFIG_PCP_BATCH_SCALE_MAX's default (v6.7+; machine::sysctl.pcp_batch_scale_max holds the value in force)
     static constexpr unsigned PCP_BATCH_SCALE_MAX = 5;
 };
 

@@ -40,6 +40,9 @@ struct sysctl_values {
     int watermark_scale_factor = 10;
     int percpu_pagelist_fraction = 0; // <= v5.13
     int percpu_pagelist_high_fraction = 0; // v5.14+
+    // CONFIG_PCP_BATCH_SCALE_MAX (v6.10 Kconfig, 0 .. 6, default 5; a fixed 5 in v6.7 .. v6.9), here a
+    // vm.pcp_batch_scale_max sysctl as Yafang Shao proposed it (linux-mm, 2024; not merged).
+    int pcp_batch_scale_max = 5;
 };
 
 struct machine_spec {

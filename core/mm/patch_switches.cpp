@@ -7,76 +7,144 @@ namespace pcplab::mm
 
 namespace
 {
-struct patch_info {
-    std::string_view name;
-    std::string_view summary;
-};
-constexpr std::array<patch_info, NR_PATCHES> k_patches = {{
-    {"pcp-update-after-deferred-init",
-        "recompute every pageset's batch/high with zone_pcp_update() when a node's deferred init completes"},
-    {"bulk-free-pick-outside-lock",
-        "free_pcppages_bulk picks pages off the PCP lists before taking zone->lock, which then covers only the merges"},
-    {"pcp-high-autotune",
+
+std::string applies_everywhere(bool, const kernel_version&)
+{
+    return {};
+}
+
+// 000: from v5.14 the call at the end of deferred init is gone (setup_per_zone_wmarks recomputes instead).
+std::string pcp_update_not_applicable(bool, const kernel_version& era)
+{
+    if (era.at_least(5, 14))
+        return "pcp-update-after-deferred-init: from v5.14 the call at the end of deferred init is gone; "
+               "setup_per_zone_wmarks() recomputes every pageset after deferred init in every case, so the "
+               "switch has nothing to change on era "
+            + era.str();
+    return {};
+}
+
+// 002: auto-tuning floats high between high_min and high_max, which derive from the v5.14 low-watermark high.
+std::string autotune_not_applicable(bool on, const kernel_version& era)
+{
+    if (on && era.before(5, 14))
+        return "pcp-high-autotune needs v5.14+ per-CPU lists and the low-watermark based high (high_min); "
+               "era "
+            + era.str() + " derives high as 6 x batch";
+    return {};
+}
+
+// Nikhil Dhama's threshold moves the v6.7 free_count test; before v6.7 free_high keyed on free_factor.
+std::string free_high_threshold_not_applicable(bool, const kernel_version& era)
+{
+    if (era.before(6, 7))
+        return "free-high-batch-plus-high-min changes the v6.7 free_count test of free_frozen_page_commit(); era "
+            + era.str() + " has no free_count (free_high follows free_factor there)";
+    return {};
+}
+
+constexpr kernel_version v(int major, int minor)
+{
+    return {major, minor, 0, 0};
+}
+
+// The table. Era ranges: the version whose release first had the change (the merge commit's first -rc
+// belongs to it), and where a later rework took it away.
+constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
+    {patch::pcp_update_after_deferred_init, "pcp-update-after-deferred-init",
+        "recompute every pageset's batch/high with zone_pcp_update() when a node's deferred init completes",
+        "Mel Gorman, 2019",
+        // 3e8fc0075e24 went into v5.4 final (5.4.0-rc3 lacks it); v5.14 removed the call.
+        {true, v(5, 4), v(5, 14)}, pcp_update_not_applicable, "03-seed-000-limits-after-deferred-init", "000"},
+    {patch::bulk_free_pick_outside_lock, "bulk-free-pick-outside-lock",
+        "free_pcppages_bulk picks pages off the PCP lists before taking zone->lock, which then covers only the merges",
+        "Aaron Lu, 2018",
+        // 0a5f4e5b4562 in v4.17; the v5.18 single-pass rework returned the picking to under the lock.
+        // Meaningful in every era: two-pass pick vs. all under the lock.
+        {true, v(4, 17), v(5, 18)}, applies_everywhere, "04-seed-001-bulk-free-outside-lock", "001"},
+    {patch::pcp_high_autotune, "pcp-high-autotune",
         "pcp->high floats between high_min and high_max: grows on refill, decays 1/8 per second, shrinks under "
-        "reclaim"},
-    {"batched-bulk-free",
-        "drain_pages_zone, decay_pcp_high and the free path free in chunks of pcp->batch, dropping the locks between"},
-    {"parallel-deferred-init", "each node's deferred struct-page init is split into chunks run by several threads"},
+        "reclaim",
+        "Huang Ying, 2023", {true, v(6, 7), std::nullopt}, autotune_not_applicable, "05-seed-002-pcp-high-autotune",
+        "002"},
+    {patch::batched_bulk_free, "batched-bulk-free",
+        "drain_pages_zone, decay_pcp_high and the free path free in chunks of pcp->batch, dropping the locks between",
+        "Joshua Hahn, 2025", {true, v(6, 19), std::nullopt}, applies_everywhere, "06-seed-003-batched-bulk-free",
+        "003"},
+    {patch::parallel_deferred_init, "parallel-deferred-init",
+        "each node's deferred struct-page init is split into chunks run by several threads",
+        "Daniel Jordan, 2018 RFC; padata in v5.8",
+        // padata parallel deferred init merged in v5.8.
+        {true, v(5, 8), std::nullopt}, applies_everywhere, "07-seed-004-parallel-deferred-init", "004"},
+    {patch::free_high_batch_plus_high_min, "free-high-batch-plus-high-min",
+        "a run of high-order frees flushes the PCP list (free_high) only after batch + high_min/2 pages, not batch",
+        "Nikhil Dhama, 2025",
+        // c544a952ba61 "mm: pcp: increase pcp->free_count threshold to trigger free_high", the last commit of
+        // the first MM pull for 6.16-rc1 (mm-stable, 2025-05-27).
+        {true, v(6, 16), std::nullopt}, free_high_threshold_not_applicable, "09-free-high-threshold", "005"},
 }};
+
+// The table is in enum order: patch_info(p) is k_patch_table[p].
+constexpr bool table_in_enum_order()
+{
+    for (unsigned i = 0; i < NR_PATCHES; ++i)
+        if (static_cast<unsigned>(k_patch_table[i].id) != i) return false;
+    return true;
+}
+static_assert(table_in_enum_order(), "k_patch_table must list the switches in enum order");
+
 } // namespace
+
+std::string patch_era_range::str() const
+{
+    if (!merged) return "not merged";
+    if (!until) return since.str() + "+";
+    return since.str() + " .. " + until->str();
+}
+
+const std::array<patch_decl, NR_PATCHES>& patch_table()
+{
+    return k_patch_table;
+}
+
+const patch_decl& patch_info(patch p)
+{
+    return k_patch_table[static_cast<unsigned>(p)];
+}
 
 std::string_view patch_name(patch p)
 {
-    return k_patches[static_cast<unsigned>(p)].name;
+    return patch_info(p).name;
 }
 std::string_view patch_summary(patch p)
 {
-    return k_patches[static_cast<unsigned>(p)].summary;
+    return patch_info(p).summary;
 }
 
 std::optional<patch> patch_from_name(std::string_view n)
 {
-    for (unsigned i = 0; i < NR_PATCHES; ++i)
-        if (k_patches[i].name == n) return static_cast<patch>(i);
+    for (const auto& d : k_patch_table)
+        if (d.name == n) return d.id;
     return std::nullopt;
 }
 
-patch_set default_patches(const kernel_version& v)
+std::string patch_names_list()
+{
+    std::string s;
+    for (const auto& d : k_patch_table) s += (s.empty() ? "" : ", ") + std::string(d.name);
+    return s;
+}
+
+patch_set default_patches(const kernel_version& ver)
 {
     patch_set ps;
-    // 000: 3e8fc0075e24 went into v5.4 final; v5.14 removed the call (watermark setup recomputes instead).
-    ps.set(patch::pcp_update_after_deferred_init, v.compare({5, 4, 0, 0}) >= 0 && v.before(5, 14));
-    // 001: 0a5f4e5b4562 in v4.17; the v5.18 single-pass rework returned the picking to under the lock.
-    ps.set(patch::bulk_free_pick_outside_lock, v.at_least(4, 17) && v.before(5, 18));
-    ps.set(patch::pcp_high_autotune, v.at_least(6, 7));
-    ps.set(patch::batched_bulk_free, v.at_least(6, 19));
-    // 004: padata parallel deferred init merged in v5.8.
-    ps.set(patch::parallel_deferred_init, v.at_least(5, 8));
+    for (const auto& d : k_patch_table) ps.set(d.id, d.kernels.contains(ver));
     return ps;
 }
 
 std::string patch_not_applicable(patch p, bool on, const kernel_version& era)
 {
-    switch (p) {
-    case patch::pcp_update_after_deferred_init:
-        if (era.at_least(5, 14))
-            return "pcp-update-after-deferred-init: from v5.14 the call at the end of deferred init is gone; "
-                   "setup_per_zone_wmarks() recomputes every pageset after deferred init in every case, so the "
-                   "switch has nothing to change on era "
-                + era.str();
-        return {};
-    case patch::pcp_high_autotune:
-        if (on && era.before(5, 14))
-            return "pcp-high-autotune needs v5.14+ per-CPU lists and the low-watermark based high (high_min); "
-                   "era "
-                + era.str() + " derives high as 6 x batch";
-        return {};
-    case patch::bulk_free_pick_outside_lock: // meaningful in every era: two-pass pick vs. all under the lock
-    case patch::batched_bulk_free:
-    case patch::parallel_deferred_init:
-        return {};
-    }
-    return {};
+    return patch_info(p).not_applicable(on, era);
 }
 
 int deferred_init_threads(const patch_set& ps, const kernel_version& era, int node_cpus)

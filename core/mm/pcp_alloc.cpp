@@ -24,7 +24,7 @@ int nr_pcp_alloc(mm_ctx& c, per_cpu_pages& pcp, zone& z, unsigned order)
         break;
     }
 
-    constexpr int S = kernel_era::PCP_BATCH_SCALE_MAX;
+    const int S = c.m.sysctl.pcp_batch_scale_max;
     const int high_min = pcp.high_min, high_max = pcp.high_max;
     int high = pcp.high = std::min(std::max(pcp.high, high_min), high_max);
 

@@ -8,14 +8,10 @@
 namespace pcplab::mm
 {
 
-namespace
-{
-constexpr int S = kernel_era::PCP_BATCH_SCALE_MAX;
-} // namespace
-
 // drain_pages_zone: v5.4 .. v6.9 frees the whole pageset in one free_pcppages_bulk call (one zone->lock
-// hold); v6.10 ("control latency caused by zone PCP draining") in chunks of batch << S; with
-// batched-bulk-free (seed 003, v2 2/4) in chunks of pcp->batch. Each chunk takes and drops pcp->lock.
+// hold); v6.10 ("control latency caused by zone PCP draining") in chunks of batch << S (S: CONFIG_PCP_BATCH_SCALE_MAX,
+// here vm.pcp_batch_scale_max, machine::sysctl); with batched-bulk-free (seed 003, v2 2/4) in chunks of pcp->batch.
+// Each chunk takes and drops pcp->lock.
 void drain_pages_zone(mm_ctx& c, int cpu, zone& z)
 {
     per_cpu_pages& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
@@ -23,7 +19,7 @@ void drain_pages_zone(mm_ctx& c, int cpu, zone& z)
     if (c.m.patches[patch::batched_bulk_free])
         chunk = std::max(pcp.batch, 1);
     else if (c.m.era.drain_pages_zone_chunked())
-        chunk = std::max(pcp.batch, 1) << S;
+        chunk = std::max(pcp.batch, 1) << c.m.sysctl.pcp_batch_scale_max;
 
     if (chunk == 0) {
         if (pcp.count) {
@@ -91,7 +87,8 @@ bool decay_pcp_high(mm_ctx& c, zone& z, per_cpu_pages& pcp)
     const int high_min = pcp.high_min, batch = pcp.batch;
     bool todo = false;
     if (pcp.high > high_min) {
-        pcp.high = std::max({pcp.count - (batch << S), pcp.high - (pcp.high >> 3), high_min});
+        pcp.high
+            = std::max({pcp.count - (batch << c.m.sysctl.pcp_batch_scale_max), pcp.high - (pcp.high >> 3), high_min});
         todo = pcp.high > high_min;
     }
 

@@ -12,8 +12,6 @@ namespace pcplab::mm
 
 namespace
 {
-constexpr int S = kernel_era::PCP_BATCH_SCALE_MAX;
-
 int clamp_int(int v, int lo, int hi)
 {
     // The kernel's clamp(): min(max(v, lo), hi), well defined even when lo > hi.
@@ -33,6 +31,7 @@ int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_hig
         return std::min(batch << 2, high);
     }
 
+    const int S = c.m.sysctl.pcp_batch_scale_max;
     const int high_min = pcp.high_min, high_max = pcp.high_max;
     int high = pcp.high = clamp_int(pcp.high, high_min, high_max);
     if (high == 0) return 0;
@@ -62,11 +61,11 @@ int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_hig
 
 // nr_pcp_free: how many base pages a flush returns. v5.14 .. v6.6: batch << free_factor (free_factor grows
 // on consecutive flushes), within [batch, high - batch]; v5.18+ free_high empties the lists. v6.7+: the free
-// run length free_count within [batch, high - batch]; free_high frees at most batch << S.
+// run length free_count within [batch, high - batch]; free_high frees at most batch << S (S: vm.pcp_batch_scale_max).
 int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_high)
 {
     const bool autotune = pcp_tuning_of(c.m) == pcp_tuning::autotune_v6_7;
-    if (free_high) return autotune ? std::min(pcp.count, batch << S) : pcp.count;
+    if (free_high) return autotune ? std::min(pcp.count, batch << c.m.sysctl.pcp_batch_scale_max) : pcp.count;
     if (high < batch) // boot pageset or PCP disabled
         return 1;
     const int min_nr_free = batch, max_nr_free = high - batch;
@@ -78,6 +77,16 @@ int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_hi
 
 namespace
 {
+
+// The free run length at which a high-order free triggers free_high in free_frozen_page_commit (v6.7+):
+// pcp->batch from v6.7 (6ccdcb6d3a74, free_count replacing free_factor); batch + pcp->high_min / 2 with the
+// free-high-batch-plus-high-min switch (Nikhil Dhama, c544a952ba61, v6.16), which lets a run as long as the
+// v6.6 free_factor scheme allowed on average stay on the list for the next allocations.
+int free_high_threshold(const machine& m, const per_cpu_pages& pcp, int batch)
+{
+    if (m.patches[patch::free_high_batch_plus_high_min]) return batch + pcp.high_min / 2;
+    return batch;
+}
 
 // The flush of free_unref_page_commit. Without batched-bulk-free one free_pcppages_bulk call; with it
 // (seed 003, v6.19 free_frozen_page_commit) chunks of pcp->batch, dropping pcp->lock (and so zone->lock)
@@ -139,14 +148,15 @@ bool free_unref_page_commit(
         bool free_high = false;
         // Runs of high-order frees without allocations flush them early: they fragment memory while cached.
         if (order && order <= PAGE_ALLOC_COSTLY_ORDER) {
-            int threshold = c.m.era.free_high_threshold_with_high_min() ? batch + pcp.high_min / 2 : batch;
-            free_high = pcp.free_count >= threshold && (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER)
+            free_high = pcp.free_count >= free_high_threshold(c.m, pcp, batch)
+                && (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER)
                 && (!(pcp.flags & PCPF_FREE_HIGH_BATCH) || pcp.count >= batch);
             pcp.flags |= PCPF_PREV_FREE_HIGH_ORDER;
         } else if (pcp.flags & PCPF_PREV_FREE_HIGH_ORDER) {
             pcp.flags &= static_cast<std::uint8_t>(~PCPF_PREV_FREE_HIGH_ORDER);
         }
-        if (pcp.free_count < (batch << S)) pcp.free_count = static_cast<std::int16_t>(pcp.free_count + (1 << order));
+        if (pcp.free_count < (batch << c.m.sysctl.pcp_batch_scale_max))
+            pcp.free_count = static_cast<std::int16_t>(pcp.free_count + (1 << order));
         int high = nr_pcp_high(c, pcp, z, batch, free_high);
         if (pcp.count >= high) to_free = nr_pcp_free(c, pcp, batch, high, free_high);
         break;

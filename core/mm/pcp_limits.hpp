@@ -73,6 +73,10 @@ void setup_per_cpu_pageset(machine& m);
 // Return an empty string on success, else why the value was refused (-EINVAL in the kernel).
 std::string set_percpu_pagelist_fraction(machine& m, int value);
 std::string set_percpu_pagelist_high_fraction(machine& m, int value);
+// vm.pcp_batch_scale_max (Yafang Shao's 2024 proposal, not merged; CONFIG_PCP_BATCH_SCALE_MAX v6.10+ at build
+// time): the largest shift of pcp->batch for a refill run, a free run, a drain chunk and a decay step. The
+// next allocator call reads it; nothing is recomputed.
+std::string set_pcp_batch_scale_max(machine& m, int value);
 
 // calculate_normal_threshold (mm/vmstat.c, v2.6.x .. v6.19): the per-CPU vm stat threshold of a zone from
 // its managed pages (present pages before v3.8).

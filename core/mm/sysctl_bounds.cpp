@@ -30,7 +30,7 @@ std::optional<vm_sysctl> vm_sysctl_from_name(std::string_view name)
 {
     if (name.rfind("vm.", 0) == 0) name.remove_prefix(3);
     for (vm_sysctl s : {vm_sysctl::percpu_pagelist_fraction, vm_sysctl::percpu_pagelist_high_fraction,
-             vm_sysctl::min_free_kbytes, vm_sysctl::watermark_scale_factor})
+             vm_sysctl::min_free_kbytes, vm_sysctl::watermark_scale_factor, vm_sysctl::pcp_batch_scale_max})
         if (vm_sysctl_name(s).substr(3) == name) return s;
     return std::nullopt;
 }
@@ -46,6 +46,8 @@ std::string vm_sysctl_name(vm_sysctl s)
         return "vm.min_free_kbytes";
     case vm_sysctl::watermark_scale_factor:
         return "vm.watermark_scale_factor";
+    case vm_sysctl::pcp_batch_scale_max:
+        return "vm.pcp_batch_scale_max";
     }
     return "vm.?";
 }
@@ -54,7 +56,7 @@ const std::vector<std::string>& vm_sysctl_names()
 {
     static const std::vector<std::string> names = {vm_sysctl_name(vm_sysctl::percpu_pagelist_fraction),
         vm_sysctl_name(vm_sysctl::percpu_pagelist_high_fraction), vm_sysctl_name(vm_sysctl::min_free_kbytes),
-        vm_sysctl_name(vm_sysctl::watermark_scale_factor)};
+        vm_sysctl_name(vm_sysctl::watermark_scale_factor), vm_sysctl_name(vm_sysctl::pcp_batch_scale_max)};
     return names;
 }
 
@@ -83,6 +85,14 @@ std::string vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era)
         if (value < 1 || value > max) return out_of(s, value, "1 .. " + std::to_string(max) + " on era " + version);
         return {};
     }
+    case vm_sysctl::pcp_batch_scale_max:
+        // The scale exists from v6.7 (PCP_BATCH_SCALE_MAX 5; CONFIG_PCP_BATCH_SCALE_MAX, range 0 .. 6, v6.10);
+        // the proposed handler took the Kconfig's range.
+        if (era.version.before(6, 7))
+            return vm_sysctl_name(s) + " does not exist on era " + version
+                + " (the pcp batch scale, CONFIG_PCP_BATCH_SCALE_MAX, came with v6.7's auto-tuning)";
+        if (value < 0 || value > 6) return out_of(s, value, "0 .. 6, CONFIG_PCP_BATCH_SCALE_MAX's range");
+        return {};
     }
     return vm_sysctl_name(s) + ": unknown sysctl";
 }

@@ -1,4 +1,4 @@
-// The four vm sysctls of the lab and the values their handlers accept on an era: one rule for the mm setters,
+// The vm sysctls of the lab and the values their handlers accept on an era: one rule for the mm setters,
 // the engine's live writes and a lesson's setup, so none of them takes a value the kernel would refuse.
 #pragma once
 
@@ -16,7 +16,8 @@ enum class vm_sysctl {
     percpu_pagelist_fraction,
     percpu_pagelist_high_fraction,
     min_free_kbytes,
-    watermark_scale_factor
+    watermark_scale_factor,
+    pcp_batch_scale_max, // a proposal (Yafang Shao, 2024): CONFIG_PCP_BATCH_SCALE_MAX as a sysctl
 };
 
 // "vm.min_free_kbytes" or "min_free_kbytes"; nullopt for another name.

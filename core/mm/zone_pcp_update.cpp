@@ -142,4 +142,18 @@ std::string set_percpu_pagelist_high_fraction(machine& m, int value)
     return {};
 }
 
+// vm.pcp_batch_scale_max (a proposal; the kernel has CONFIG_PCP_BATCH_SCALE_MAX, v6.10+): every later refill,
+// free run, drain chunk and decay step reads the new scale. A pageset whose alloc_factor is above the new
+// scale is trimmed to it, as a kernel built with the smaller scale would never have let it grow past it.
+std::string set_pcp_batch_scale_max(machine& m, int value)
+{
+    if (auto err = vm_sysctl_problem(vm_sysctl::pcp_batch_scale_max, value, m.era); !err.empty()) return err;
+    m.sysctl.pcp_batch_scale_max = value;
+    m.for_each_populated_zone([&](zone& z) {
+        for (auto& pcp : z.per_cpu_pageset)
+            pcp.alloc_factor = static_cast<decltype(pcp.alloc_factor)>(std::min<int>(pcp.alloc_factor, value));
+    });
+    return {};
+}
+
 } // namespace pcplab::mm

@@ -6,6 +6,8 @@
 #include "session/recorded_cost_model.hpp"
 #include "session/snapshot_codec.hpp"
 
+#include "mm/patch_switches.hpp"
+
 #include "procfs/procfs_texts.hpp"
 
 #include <nlohmann/json.hpp>
@@ -144,7 +146,14 @@ void recording::read_runs()
         auto sw = nlohmann::json::parse(s.column_text(6), nullptr, false);
         if (sw.is_object())
             for (auto it = sw.begin(); it != sw.end(); ++it)
-                if (it.value().is_boolean()) r.switches.emplace_back(it.key(), it.value().get<bool>());
+                if (it.value().is_boolean()) {
+                    // A switch this build does not know was written by a newer pcplab (names are only added).
+                    if (!mm::patch_from_name(it.key()))
+                        fail("run " + std::to_string(r.run) + " has the patch switch '" + it.key()
+                            + "', which this build does not know (it knows " + mm::patch_names_list()
+                            + "): it needs a newer pcplab");
+                    r.switches.emplace_back(it.key(), it.value().get<bool>());
+                }
         r.init_threads = static_cast<int>(s.column_int(7));
         r.workload = s.column_text(8);
         r.intensity = s.column_double(9);

@@ -146,6 +146,20 @@ void get_totals(byte_reader& r, sim::global_metrics& t)
 
 // Readers index by node, zone and CPU (trace tracks, zone names): a damaged blob must not hand them a node
 // 2^31 or a zone type past the last.
+// The switches, in enum order (patch_switches.hpp appends new ones, never renumbers). A blob written before a
+// switch existed reads it as the recorded era's default: the switches added after the five seeds were era
+// rules of the builds that wrote such blobs (docs/recording-schema.md). A blob with more switches than this
+// build knows came from a newer pcplab and is refused.
+void read_switches(byte_reader& r, sim::snapshot& s)
+{
+    const std::uint64_t n = r.u();
+    if (n > mm::NR_PATCHES)
+        throw codec_error("recorded with " + std::to_string(n) + " patch switches, this build knows "
+            + std::to_string(mm::NR_PATCHES) + " (" + mm::patch_names_list() + "): it needs a newer pcplab");
+    const mm::patch_set era_default = mm::default_patches(s.era);
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s.patches.on[i] = i < n ? r.b() : era_default.on[i];
+}
+
 void check_topology(const sim::snapshot& s)
 {
     constexpr int MAX_NODES = 1024, MAX_CPUS = 1 << 16;
@@ -267,8 +281,7 @@ sim::snapshot decode_snapshot(std::string_view blob)
 
     s.preset = r.s();
     for (int* p : {&s.era.major, &s.era.minor, &s.era.patch, &s.era.rc}) *p = r.i_as<int>();
-    if (r.u() != s.patches.on.size()) throw codec_error("recorded with a different number of patch switches");
-    for (auto&& on : s.patches.on) on = r.b();
+    read_switches(r, s);
     s.patches.init_threads = r.i_as<int>();
     s.workload = r.s();
     s.intensity = r.f();

@@ -47,6 +47,8 @@ std::string set_boot_sysctl(mm::machine_spec& spec, const std::string& name, lon
         spec.sysctl.min_free_kbytes = value;
     else if (key == "watermark_scale_factor")
         spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+    else if (key == "pcp_batch_scale_max")
+        spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
     else
         return unknown(name);
     return "";

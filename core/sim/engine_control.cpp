@@ -212,9 +212,7 @@ void engine::impl::set_patch(mm::patch p, bool on)
         });
         limits_text = nullptr;
         break;
-    case mm::patch::bulk_free_pick_outside_lock:
-    case mm::patch::batched_bulk_free:
-    case mm::patch::parallel_deferred_init:
+    default: // the others act when the allocator next reads them (or, parallel-deferred-init, at boot)
         break;
     }
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
@@ -249,6 +247,10 @@ std::string engine::impl::set_sysctl(const std::string& name, long value)
         case mm::vm_sysctl::watermark_scale_factor:
             err = mm::set_watermark_scale_factor(*m, static_cast<int>(value));
             if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+            break;
+        case mm::vm_sysctl::pcp_batch_scale_max:
+            err = mm::set_pcp_batch_scale_max(*m, static_cast<int>(value));
+            if (err.empty()) cfg.spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
             break;
         }
     }

@@ -17,12 +17,7 @@ std::variant<switch_setting, std::string> parse_switch_setting(std::string_view 
         return std::string("expected NAME=on or NAME=off, got '") + std::string(text) + "'";
     std::string_view name = text.substr(0, eq), value = text.substr(eq + 1);
     auto p = mm::patch_from_name(name);
-    if (!p) {
-        std::string known;
-        for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
-            known += (i ? ", " : "") + std::string(mm::patch_name(static_cast<mm::patch>(i)));
-        return "unknown switch '" + std::string(name) + "' (known: " + known + ")";
-    }
+    if (!p) return "unknown switch '" + std::string(name) + "' (known: " + mm::patch_names_list() + ")";
     if (value != "on" && value != "off")
         return std::string(name) + ": value must be on or off, not '" + std::string(value) + "'";
     return switch_setting{*p, value == "on"};

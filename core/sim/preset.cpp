@@ -239,12 +239,7 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
         for (auto it = p->begin(); it != p->end(); ++it) {
             const std::string field = pr.path(it.key());
             auto which = mm::patch_from_name(it.key());
-            if (!which) {
-                std::string names;
-                for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
-                    names += (i ? ", " : "") + std::string(mm::patch_name(static_cast<mm::patch>(i)));
-                throw field_error{field, "unknown patch switch (known: " + names + ")"};
-            }
+            if (!which) throw field_error{field, "unknown patch switch (known: " + mm::patch_names_list() + ")"};
             bool on = detail::get_bool(it.value(), field);
             if (auto why = mm::patch_not_applicable(*which, on, choice->era); !why.empty())
                 throw field_error{field, why};

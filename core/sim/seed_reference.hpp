@@ -61,7 +61,7 @@ struct seed_reference {
     std::vector<published_figure> figures;
 };
 
-// The five seeds, in id order.
+// The five seeds and the later patches with a scenario (005: the free_high threshold), in id order.
 const std::vector<seed_reference>& seed_references();
 // A seed by id ("000", or "0", "4" ...); nullptr when there is none.
 const seed_reference* find_seed_reference(std::string_view id);

@@ -50,6 +50,8 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //       frees overflow pcp->high and free up to batch << 5 pages in one hold (the seed's "2k+ pages");
 //  004  modelled deferred-init time is linear in a node's pages: the speed-up does not depend on the size
 //       (4.15-rc2 initialises 2 GiB per node early: at 4 GiB, node 0's Normal zone lies within it).
+//  005  net-stream pairs every CPU with another: the scale keeps the CPUs and the era; the patched threshold
+//       depends on high_min, which the low watermark per CPU sets (at least 4 x batch on these machines).
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -81,6 +83,12 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         // vmstat ticks (decay_pcp_high, once a virtual second).
         p.duration_ns = quick ? 200 * MS : 2000 * MS;
         p.why = "stress-vm sizes itself to 1.2 x memory so reclaim runs; high_max = managed/8/316 CPUs";
+    } else if (ref.id == "005") {
+        p.gib_per_node = quick ? 4 : 16;
+        p.intensity = 1.0;
+        p.duration_ns = quick ? 100 * MS : 500 * MS;
+        p.why = "every CPU streams to its pair: the frees run on the CPU that did not allocate; memory does not "
+                "matter beyond high_min (from the low watermark), which sets the patched threshold";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;

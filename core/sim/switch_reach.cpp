@@ -46,9 +46,7 @@ flip_reach reach_of_flip(
                 "pcp-update-after-deferred-init off: the limits recalculated at the end of deferred init stay; "
                 "reboot to see the boot without the fix"};
         return {};
-    case mm::patch::bulk_free_pick_outside_lock:
-    case mm::patch::pcp_high_autotune:
-    case mm::patch::batched_bulk_free:
+    default: // the allocator reads the others on its next call
         return {};
     }
     return {};

@@ -39,6 +39,10 @@ TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the re
     CHECK_THAT(note->text().toStdString(), Catch::Contains("Cannot act here"));
     // Auto-tuning cannot be turned on before v5.14.
     CHECK_FALSE(t->box(0, mm::patch::pcp_high_autotune)->isEnabled());
+    // The free_high threshold has nothing to change before v6.7's free_count.
+    QCheckBox* fh = t->box(0, mm::patch::free_high_batch_plus_high_min);
+    CHECK_FALSE(fh->isEnabled());
+    CHECK_THAT(fh->toolTip().toStdString(), Catch::Contains("v6.7"));
     // The bulk-free switches act at once.
     CHECK(t->box(0, mm::patch::bulk_free_pick_outside_lock)->isEnabled());
     CHECK(t->box(0, mm::patch::batched_bulk_free)->isEnabled());
@@ -56,6 +60,30 @@ TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the re
         const auto a = test::shown_a(w);
         return a && a->run.generation > generation;
     }));
+}
+
+TEST_CASE("on v6.12 the free_high threshold switch is off, acts at once, and its row links its lesson",
+    "[ui][window][switches]")
+{
+    test::running_window rw([](window_options& o) { o.era = "v6.12"; });
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    switch_table* t = w.controls()->switches();
+    const auto p = mm::patch::free_high_batch_plus_high_min;
+    CHECK_FALSE(t->state(0, p)); // merged in v6.16
+    CHECK(t->box(0, p)->isEnabled());
+    CHECK(t->reach(0, p).when == sim::switch_reach::now);
+    QLabel* note = note_of(w, p);
+    REQUIRE(note);
+    CHECK_THAT(note->text().toStdString(), Catch::Contains("batch + high_min/2"));
+    // Its lesson link, as the table declares it.
+    bool linked = false;
+    for (QLabel* l : t->findChildren<QLabel*>())
+        if (l->toolTip().contains(QStringLiteral("lessons/09-free-high-threshold.md"))) {
+            linked = true;
+            CHECK_THAT(l->text().toStdString(), Catch::Contains("lesson:5"));
+        }
+    CHECK(linked);
 }
 
 TEST_CASE("on v6.7 seed 000's switch is greyed, and A/B starts with a switch that can act", "[ui][window][switches]")

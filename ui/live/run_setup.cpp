@@ -95,6 +95,7 @@ std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
     }
     if (s.min_free_kbytes) ec.spec.sysctl.min_free_kbytes = *s.min_free_kbytes;
     if (s.watermark_scale_factor) ec.spec.sysctl.watermark_scale_factor = *s.watermark_scale_factor;
+    if (s.pcp_batch_scale_max) ec.spec.sysctl.pcp_batch_scale_max = *s.pcp_batch_scale_max;
 
     // A switch set where it cannot act is not a note here: the switch table greys it and says why.
     ec.patches = effective_switches(r.machine.patches, s.sw_a);

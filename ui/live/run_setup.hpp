@@ -33,6 +33,8 @@ struct run_setup {
     std::optional<int> pagelist_fraction;
     std::optional<long> min_free_kbytes;
     std::optional<int> watermark_scale_factor;
+    std::optional<int> pcp_batch_scale_max; // v6.7+
+
     bool keep_holds = true; // every zone->lock hold, for the lanes view
     // A finite workload (kernbench, boot) starts a new round when it finishes, so the window keeps moving
     // (sim::engine_config::continuous; each round is an event).

@@ -199,7 +199,11 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
     }
     if (given("story")) {
         const std::string sv = value("story").toStdString();
-        if (!lessons::find_story(sv)) return "--story: no story '" + sv + "' (000, 001, 002, 003, 004)";
+        if (!lessons::find_story(sv)) {
+            std::string ids;
+            for (const auto& s : lessons::seed_stories()) ids += (ids.empty() ? "" : ", ") + s.seed->id;
+            return "--story: no story '" + sv + "' (" + ids + ")";
+        }
         cl.win.story = value("story");
     }
     if (given("screenshot")) {
@@ -259,7 +263,7 @@ QString usage_text()
         "                          model\n"
         "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
         "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
-        "  --story ID              play a seed's story (000 .. 004): its machine in A/B, pausing where the patch\n"
+        "  --story ID              play a seed's story (000 .. 005): its machine in A/B, pausing where the patch\n"
         "                          shows (the first start plays 000)\n"
         "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
         "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"

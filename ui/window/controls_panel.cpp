@@ -42,7 +42,7 @@ controls_panel::controls_panel(QWidget* parent)
     m_replay_note->setWordWrap(true);
     m_replay_note->hide();
     lay->addWidget(m_replay_note);
-    auto* sw = new QGroupBox(tr("Patch switches (the five seeds)"));
+    auto* sw = new QGroupBox(tr("Patch switches"));
     sw->setToolTip(tr("Each seed patch as a switch; flipping one acts on the running machine at once"));
     auto* swl = new QVBoxLayout(sw);
     m_switches = new switch_table;
@@ -182,6 +182,12 @@ QWidget* controls_panel::sysctl_group()
     connect(m_wsf, &QSpinBox::valueChanged, this,
         [this](int v) { emit sysctl_chosen(QStringLiteral("watermark_scale_factor"), v); });
     f->addRow(tr("watermark_scale_factor"), m_wsf);
+    m_scale = spin("pcp-batch-scale-max", 0, 6, {},
+        tr("vm.pcp_batch_scale_max (v6.7+; a 2024 proposal, the kernel's CONFIG_PCP_BATCH_SCALE_MAX): the largest "
+           "shift of pcp->batch for a refill or free run, a drain chunk and a decay step (default 5)"));
+    connect(m_scale, &QSpinBox::valueChanged, this,
+        [this](int v) { emit sysctl_chosen(QStringLiteral("pcp_batch_scale_max"), v); });
+    f->addRow(tr("pcp_batch_scale_max"), m_scale);
     return g;
 }
 
@@ -226,7 +232,7 @@ void controls_panel::set_speed(double v)
 void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
 {
     const QSignalBlocker b1(m_preset), b2(m_era), b3(m_seed), b4(m_ab), b5(m_workload), b6(m_intensity), b7(m_fraction),
-        b8(m_min_free), b9(m_wsf);
+        b8(m_min_free), b9(m_wsf), b10(m_scale);
     int pi = m_preset->findData(qs(s.preset));
     if (pi < 0) {
         m_preset->addItem(qs(s.preset), qs(s.preset));
@@ -251,6 +257,8 @@ void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
     m_fraction->setValue(r.machine.era.before(5, 14) ? sc.percpu_pagelist_fraction : sc.percpu_pagelist_high_fraction);
     m_min_free->setValue(sc.min_free_kbytes ? static_cast<int>(std::min<long>(*sc.min_free_kbytes, INT_MAX)) : -1);
     m_wsf->setValue(sc.watermark_scale_factor);
+    m_scale->setValue(sc.pcp_batch_scale_max);
+    m_scale->setEnabled(r.machine.era.at_least(6, 7));
 
     m_switches->set_ab(s.ab);
     m_switches->set_machine(r.machine.spec, r.machine.era, r.a.patches.init_threads);

@@ -83,6 +83,7 @@ private:
     QSpinBox* m_fraction = nullptr;
     QSpinBox* m_min_free = nullptr;
     QSpinBox* m_wsf = nullptr;
+    QSpinBox* m_scale = nullptr; // vm.pcp_batch_scale_max, v6.7+
     QPushButton* m_play = nullptr;
     QPushButton* m_step = nullptr;
     QComboBox* m_speed = nullptr;

@@ -40,9 +40,10 @@ QString number(const std::optional<double>& v, const std::string& unit)
 
 QString seeds_html()
 {
-    QString h = QStringLiteral("<h2>The five seeds</h2><p>Each seed is a kernel patch discussion; pcplab has a switch "
-                               "for each. The numbers below are the published ones the simulation is compared with "
-                               "(<code>pcplab-cli seeds</code> runs every scenario off and on).</p>");
+    QString h = QStringLiteral("<h2>The seeds and later patches</h2><p>Each seed is a kernel patch discussion, and "
+                               "005 on are later patches; pcplab has a switch for each. The numbers below are the "
+                               "published ones the simulation is compared with (<code>pcplab-cli seeds</code> runs "
+                               "every scenario off and on).</p>");
     for (const auto& s : sim::seed_references()) {
         h += QStringLiteral("<h3>%1 &mdash; %2</h3>").arg(esc(s.id), esc(s.title));
         h += QStringLiteral("<p><b>%1</b>. Switch <code>%2</code>: %3</p>")
@@ -111,7 +112,7 @@ void show_text(QWidget* parent, const QString& title, const QString& html, const
 
 void show_seeds(QWidget* parent, const std::function<void(const QString&)>& play_story)
 {
-    QTextBrowser* tb = text_window(parent, QObject::tr("The five seeds"), QStringLiteral("help-seeds"));
+    QTextBrowser* tb = text_window(parent, QObject::tr("The seeds and later patches"), QStringLiteral("help-seeds"));
     tb->setOpenLinks(false); // story: links play a story; the rest open outside
     QObject::connect(tb, &QTextBrowser::anchorClicked, tb, [play_story](const QUrl& url) {
         if (url.scheme() == QLatin1String("story"))
@@ -122,7 +123,7 @@ void show_seeds(QWidget* parent, const std::function<void(const QString&)>& play
     tb->setHtml(seeds_html());
 }
 
-void show_lesson(QWidget* parent, const QString& path, int seed)
+void show_lesson(QWidget* parent, const QString& path, const QString& missing_for)
 {
     QFile f(path);
     if (!path.isEmpty() && f.open(QIODevice::ReadOnly | QIODevice::Text)) {
@@ -132,9 +133,9 @@ void show_lesson(QWidget* parent, const QString& path, int seed)
         return;
     }
     const QString dir = lessons_dir();
-    QString h = seed >= 0 ? QObject::tr("<p>The lesson on seed %1 is not written yet.</p>")
-                                .arg(QStringLiteral("%1").arg(seed, 3, 10, QLatin1Char('0')))
-                          : QString();
+    QString h = missing_for.isEmpty()
+        ? QString()
+        : QObject::tr("<p>The lesson on %1 is not written yet.</p>").arg(missing_for.toHtmlEscaped());
     h += QObject::tr("<p>Lessons live in <a href=\"%1\">%2</a>:</p><ul>")
              .arg(QUrl::fromLocalFile(dir).toString(), dir.toHtmlEscaped());
     const QStringList files = lesson_files(dir);

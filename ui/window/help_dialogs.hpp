@@ -20,7 +20,7 @@ QString about_html();
 // `play_story` is called with a seed id when a Reproduce link is followed.
 void show_seeds(QWidget* parent, const std::function<void(const QString&)>& play_story);
 // A lesson file; when it does not exist, the lessons folder and what it holds.
-void show_lesson(QWidget* parent, const QString& path, int seed = -1);
+void show_lesson(QWidget* parent, const QString& path, const QString& missing_for = {});
 void show_text(QWidget* parent, const QString& title, const QString& html, const QString& object_name);
 
 } // namespace pcplab::ui

@@ -220,16 +220,17 @@ void lesson_control::open_lesson_file(const QString& path)
     }
 }
 
-void lesson_control::open_lesson_for_seed(int seed)
+void lesson_control::open_lesson_for_patch(mm::patch p)
 {
-    const QString f = lesson_for_seed(seed);
+    const auto& d = mm::patch_info(p);
     ensure_dock();
-    const QString id = QStringLiteral("%1").arg(seed, 3, 10, QLatin1Char('0'));
-    if (open_lesson_id(id)) return;
+    if (!d.lesson.empty() && open_lesson_id(qs(d.lesson))) return;
+    if (open_lesson_id(qs(d.scenario))) return; // a lesson whose `seed:` is the switch's scenario
+    const QString f = lesson_for_patch(p);
     if (!f.isEmpty())
         open_lesson_file(f);
     else
-        show_lesson(m_parts.window, f, seed); // says there is none yet
+        show_lesson(m_parts.window, f, qs(d.name)); // says there is none yet
 }
 
 QString lesson_control::start_lesson_machine(const lessons::engine_setup& es)

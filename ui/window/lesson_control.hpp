@@ -6,6 +6,8 @@
 
 #include "window/lesson_pacing.hpp"
 
+#include "mm/patch_switches.hpp"
+
 #include <QElapsedTimer>
 #include <QObject>
 #include <QString>
@@ -56,7 +58,7 @@ public:
     void show_dock(bool toggle = false);
     bool open_lesson_id(const QString& id); // "03", "03-seed-000-...", or a seed "000"
     void open_lesson_file(const QString& path);
-    void open_lesson_for_seed(int seed);
+    void open_lesson_for_patch(mm::patch p); // the lesson its table entry names
     // Boots the machine a lesson step asks for, paused, at its speed. "" or the problem.
     QString start_lesson_machine(const lessons::engine_setup& es);
     void set_presenter(bool on);

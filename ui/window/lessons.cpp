@@ -26,17 +26,19 @@ QStringList lesson_files(const QString& dir)
     return out;
 }
 
-QString lesson_for_seed(int seed, const QString& dir)
+QString lesson_for_patch(mm::patch p, const QString& dir)
 {
-    const QString id = QStringLiteral("%1").arg(seed, 3, 10, QLatin1Char('0'));
-    const QRegularExpression names_seed(QStringLiteral("(^|[^0-9])seed[-_ ]?0*%1([^0-9]|$)|^%2[-_]").arg(seed).arg(id),
-        QRegularExpression::CaseInsensitiveOption);
-    const QRegularExpression numbered(QStringLiteral("^0*%1[-_]").arg(seed + 3));
+    const auto& d = mm::patch_info(p);
     const QStringList files = lesson_files(dir);
+    const QString stem = QString::fromUtf8(d.lesson.data(), static_cast<qsizetype>(d.lesson.size()));
     for (const QString& f : files)
-        if (names_seed.match(QFileInfo(f).completeBaseName()).hasMatch()) return f;
+        if (!stem.isEmpty() && QFileInfo(f).completeBaseName() == stem) return f;
+    const QString id = QString::fromUtf8(d.scenario.data(), static_cast<qsizetype>(d.scenario.size()));
+    const QRegularExpression names_it(
+        QStringLiteral("(^|[^0-9])seed[-_ ]?%1([^0-9]|$)|^%1[-_]").arg(QRegularExpression::escape(id)),
+        QRegularExpression::CaseInsensitiveOption);
     for (const QString& f : files)
-        if (numbered.match(QFileInfo(f).completeBaseName()).hasMatch()) return f;
+        if (!id.isEmpty() && names_it.match(QFileInfo(f).completeBaseName()).hasMatch()) return f;
     return {};
 }
 

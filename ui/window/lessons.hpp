@@ -3,6 +3,8 @@
 
 #include "lessons/lesson.hpp"
 
+#include "mm/patch_switches.hpp"
+
 #include <QString>
 #include <QStringList>
 
@@ -12,10 +14,9 @@ namespace pcplab::ui
 QString lessons_dir();
 // The lesson files (*.md except README.md), sorted by name.
 QStringList lesson_files(const QString& dir = lessons_dir());
-// The lesson on seed `seed` (0..4): a file whose name names the seed ("seed-000", "seed000", "000-"), else the
-// lesson numbered as in the lessons issue (seed 000 is lesson 3, ..., seed 004 lesson 7: "3-*.md", "03-*.md").
-// Empty when there is none yet.
-QString lesson_for_seed(int seed, const QString& dir = lessons_dir());
+// The lesson on switch `p`: the file its table entry names (mm::patch_decl::lesson), else a file whose name
+// names its scenario ("seed-000", "seed000", "000-"). Empty when there is none yet.
+QString lesson_for_patch(mm::patch p, const QString& dir = lessons_dir());
 // A lesson's title: its first Markdown heading, else the file name.
 QString lesson_title(const QString& path);
 // The index in `set` of the lesson `id` names: its id ("03-seed-000-limits-after-deferred-init"), the number

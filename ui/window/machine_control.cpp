@@ -155,6 +155,7 @@ void machine_control::choose_preset(const QString& name)
     s.pagelist_fraction.reset();
     s.min_free_kbytes.reset();
     s.watermark_scale_factor.reset();
+    s.pcp_batch_scale_max.reset();
     carry_ab_difference(s, m_resolved);
     apply_setup(s);
 }
@@ -224,6 +225,8 @@ void machine_control::set_sysctl(const QString& name, long v)
         m_setup.min_free_kbytes = v;
     else if (name == QLatin1String("watermark_scale_factor"))
         m_setup.watermark_scale_factor = static_cast<int>(v);
+    else if (name == QLatin1String("pcp_batch_scale_max"))
+        m_setup.pcp_batch_scale_max = static_cast<int>(v);
     else
         m_setup.pagelist_fraction = static_cast<int>(v);
     if (m_source) m_source->set_sysctl(0, name.toStdString(), v);

@@ -26,7 +26,7 @@ void main_window::connect_controls()
     connect(c->switches(), &switch_table::switch_toggled, m, &machine_control::flip_switch);
     connect(c->switches(), &switch_table::flip_refused, m_status,
         [this](const QString& why) { m_status->show_message(tr("Not flipped: %1").arg(why), 10000); });
-    connect(c->switches(), &switch_table::lesson_requested, m_lessons, &lesson_control::open_lesson_for_seed);
+    connect(c->switches(), &switch_table::lesson_requested, m_lessons, &lesson_control::open_lesson_for_patch);
     connect(c, &controls_panel::workload_chosen, m, &machine_control::set_workload);
     connect(c, &controls_panel::intensity_chosen, m, &machine_control::set_intensity);
     connect(c, &controls_panel::sysctl_chosen, m, &machine_control::set_sysctl);

@@ -106,7 +106,7 @@ void main_window::build_menus()
         [this] { m_lessons->show_dock(true); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
-    add(help, tr("The five seeds..."), {}, tr("What each seed patch changed, and its published numbers"),
+    add(help, tr("The seeds and later patches..."), {}, tr("What each patch changed, and its published numbers"),
         [this] { show_seeds(this, [this](const QString& id) { m_stories->start(id); }); });
     QMenu* lessons = help->addMenu(tr("Lessons"));
     connect(lessons, &QMenu::aboutToShow, this, [this, lessons] {
@@ -137,20 +137,21 @@ void main_window::build_menus()
         [this] { show_text(this, tr("About pcplab"), about_html(), QStringLiteral("help-about")); });
 }
 
-// Keys 0-4 flip switch 000-004 (of B in A/B mode); Ctrl+0-4 flip A's in A/B mode (the same as 0-4 otherwise).
+// Keys 0-9 flip the switches in table order (of B in A/B mode); Ctrl+0-9 flip A's in A/B mode (the same as 0-9
+// otherwise). Each menu entry names the switch's scenario id.
 void main_window::build_switch_actions(QMenu* menu)
 {
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         const auto p = static_cast<mm::patch>(i);
         const QString name = qs(mm::patch_name(p));
-        QAction* main_key = menu->addAction(tr("Flip %1 %2").arg(i, 3, 10, QLatin1Char('0')).arg(name));
-        main_key->setShortcut(QKeySequence(Qt::Key_0 + static_cast<int>(i)));
+        QAction* main_key = menu->addAction(tr("Flip %1 %2").arg(qs(mm::patch_info(p).scenario), name));
+        if (i < 10) main_key->setShortcut(QKeySequence(Qt::Key_0 + static_cast<int>(i)));
         main_key->setToolTip(tr("Flip %1 (machine B in A/B mode)").arg(name));
         connect(main_key, &QAction::triggered, this,
             [this, p] { m_controls->switches()->toggle(m_machine->setup().ab ? 1 : 0, p); });
         addAction(main_key);
         QAction* a_key = menu->addAction(tr("Flip %1 on machine A").arg(name));
-        a_key->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_0 + static_cast<int>(i))));
+        if (i < 10) a_key->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_0 + static_cast<int>(i))));
         a_key->setToolTip(tr("Flip %1 on machine A (A/B mode)").arg(name));
         connect(a_key, &QAction::triggered, this, [this, p] { m_controls->switches()->toggle(0, p); });
         addAction(a_key);

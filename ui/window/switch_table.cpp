@@ -8,6 +8,8 @@
 #include <QGridLayout>
 #include <QLabel>
 
+#include <algorithm>
+
 namespace pcplab::ui
 {
 
@@ -15,9 +17,10 @@ namespace
 {
 constexpr qint64 PENDING_MS = 3000; // a click the engine has not confirmed by then has failed
 
-QString seed_id(unsigned i)
+// The switch's scenario id in `pcplab-cli seeds` ("000"), as the table declares it.
+QString scenario_id(unsigned i)
 {
-    return QStringLiteral("%1").arg(i, 3, 10, QLatin1Char('0'));
+    return qs(mm::patch_info(static_cast<mm::patch>(i)).scenario);
 }
 } // namespace
 
@@ -29,9 +32,11 @@ switch_table::switch_table(QWidget* parent)
     g->setHorizontalSpacing(6);
     g->setVerticalSpacing(2);
     m_head_a = new QLabel(tr("on"));
-    m_head_a->setToolTip(tr("The switch on the running machine (A in A/B mode). Keys 0-4 (Ctrl+0-4 for A in A/B)."));
+    const int last_key = static_cast<int>(std::min(mm::NR_PATCHES, 10u)) - 1;
+    m_head_a->setToolTip(
+        tr("The switch on the running machine (A in A/B mode). Keys 0-%1 (Ctrl+0-%1 for A in A/B).").arg(last_key));
     m_head_b = new QLabel(tr("B"));
-    m_head_b->setToolTip(tr("The switch on machine B (A/B mode). Keys 0-4."));
+    m_head_b->setToolTip(tr("The switch on machine B (A/B mode). Keys 0-%1.").arg(last_key));
     g->addWidget(m_head_a, 0, 1, Qt::AlignHCenter);
     g->addWidget(m_head_b, 0, 2, Qt::AlignHCenter);
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
@@ -39,8 +44,8 @@ switch_table::switch_table(QWidget* parent)
         const QString name = qs(mm::patch_name(p));
         const QString summary = qs(mm::patch_summary(p));
         const int row = 1 + static_cast<int>(i) * 2;
-        auto* key = new QLabel(QString::number(i));
-        key->setToolTip(tr("Press %1 to flip this switch").arg(i));
+        auto* key = new QLabel(i < 10 ? QString::number(i) : QString());
+        if (i < 10) key->setToolTip(tr("Press %1 to flip this switch").arg(i));
         key->setEnabled(false);
         g->addWidget(key, row, 0, Qt::AlignTop);
         for (int side = 0; side < 2; ++side) {
@@ -55,12 +60,15 @@ switch_table::switch_table(QWidget* parent)
         m_name[i] = new QLabel;
         m_name[i]->setTextFormat(Qt::RichText);
         m_name[i]->setWordWrap(true); // a narrow dock wraps rather than cutting the line off
-        m_name[i]->setToolTip(summary);
+        m_name[i]->setToolTip(QStringLiteral("%1 (%2; kernels: %3)")
+                                  .arg(summary, qs(mm::patch_info(p).origin), qs(mm::patch_info(p).kernels.str())));
         g->addWidget(m_name[i], row, 3);
         auto* lesson = new QLabel;
         m_lesson[i] = lesson;
-        lesson->setToolTip(tr("Open the lesson on seed %1 (lessons/)").arg(seed_id(i)));
-        connect(lesson, &QLabel::linkActivated, this, [this, i] { emit lesson_requested(static_cast<int>(i)); });
+        lesson->setToolTip(mm::patch_info(p).lesson.empty()
+                ? tr("No lesson on %1 yet (lessons/)").arg(name)
+                : tr("Open the lesson on %1: lessons/%2.md").arg(name, qs(mm::patch_info(p).lesson)));
+        connect(lesson, &QLabel::linkActivated, this, [this, p] { emit lesson_requested(p); });
         g->addWidget(lesson, row, 4, Qt::AlignTop | Qt::AlignRight);
         m_note[i] = new QLabel; // text in update_notes(), <small> so that it follows the font (presenter mode)
         m_note[i]->setObjectName(QStringLiteral("switch-note-%1").arg(name));
@@ -82,8 +90,9 @@ void switch_table::update_links()
 {
     const QString colour = palette().color(QPalette::Link).name();
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
-        m_lesson[i]->setText(
-            QStringLiteral("<a href=\"lesson:%1\" style=\"color:%2\">%3</a>").arg(i).arg(colour, tr("lesson")));
+        m_lesson[i]->setText(mm::patch_table()[i].lesson.empty()
+                ? QString()
+                : QStringLiteral("<a href=\"lesson:%1\" style=\"color:%2\">%3</a>").arg(i).arg(colour, tr("lesson")));
 }
 
 void switch_table::changeEvent(QEvent* e)
@@ -149,7 +158,7 @@ void switch_table::update_notes()
         QString origin = qs(sim::switch_origin_name(m_origin[i]));
         if (m_ab && state(0, p) != state(1, p)) origin += tr("; <b>B differs</b>");
         m_name[i]->setText(
-            QStringLiteral("<b>%1</b> %2 <small>(%3)</small>").arg(seed_id(i), name.toHtmlEscaped(), origin));
+            QStringLiteral("<b>%1</b> %2 <small>(%3)</small>").arg(scenario_id(i), name.toHtmlEscaped(), origin));
         sim::flip_reach shown;
         for (int side = 0; side < (m_ab ? 2 : 1); ++side) {
             sim::flip_reach r = reach(side, p);

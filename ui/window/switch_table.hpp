@@ -1,5 +1,5 @@
-// The five patch switches: a row each with its shortcut key, an A (and in A/B mode a B) check box, the name,
-// a one-line explanation, where its value came from, and a link to its lesson. Where a flip cannot act on this
+// The patch switches (mm::patch_table): a row each with its shortcut key, an A (and in A/B mode a B) check box, the
+// name, a one-line explanation, where its value came from, and a link to its lesson. Where a flip cannot act on this
 // machine the box is greyed and the row says why; where it acts only at the next boot the row says so and
 // offers the reboot (sim::reach_of_flip decides both). The boxes follow the running engine
 // (snapshot::patches), except for a moment after a click, until the engine shows the new value.
@@ -51,7 +51,7 @@ public:
 
 signals:
     void switch_toggled(int side, mm::patch p, bool on);
-    void lesson_requested(int seed);
+    void lesson_requested(mm::patch p);
     void reboot_requested();
     void flip_refused(const QString& why);
 

@@ -22,6 +22,7 @@ const entry k_workloads[] = {
     {"high-order", workloads::make_high_order},
     {"bursty", workloads::make_bursty},
     {"boot", workloads::make_boot_load},
+    {"net-stream", workloads::make_net_stream},
 };
 
 } // namespace

@@ -14,5 +14,6 @@ std::unique_ptr<workload> make_stress_vm();
 std::unique_ptr<workload> make_high_order();
 std::unique_ptr<workload> make_bursty();
 std::unique_ptr<workload> make_boot_load();
+std::unique_ptr<workload> make_net_stream();
 
 } // namespace pcplab::sim::workloads

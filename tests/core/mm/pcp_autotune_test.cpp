@@ -1,6 +1,8 @@
 // Seed 002 (pcp-high-autotune, v6.7): pcp->high floats in [high_min, high_max].
 #include "pcp_test_support.hpp"
 
+#include "mm/pcp_limits.hpp"
+
 #include <random>
 
 using namespace pcp_test;
@@ -165,4 +167,31 @@ TEST_CASE("autotune: high stays within [high_min, high_max] through a seeded ran
     drain_pages_zone(c, 0, z);
     require_conserved(*m);
     CHECK(static_cast<unsigned long>(z.nr_free_pages) == z.managed());
+}
+
+TEST_CASE("vm.pcp_batch_scale_max bounds the decay step live, from v6.7, within 0 .. 6")
+{
+    auto m = autotune_machine();
+    CHECK_THAT(set_pcp_batch_scale_max(*m, 7), Catch::Contains("0 .. 6"));
+    CHECK_THAT(set_pcp_batch_scale_max(*m, -1), Catch::Contains("0 .. 6"));
+    auto old = make_machine({"v6.6"}, k_limits);
+    CHECK_THAT(set_pcp_batch_scale_max(*old, 3), Catch::Contains("does not exist on era v6.6"));
+    CHECK(old->sysctl.pcp_batch_scale_max == 5); // refused: unchanged
+
+    zone& z = normal_zone(*m);
+    per_cpu_pages& pcp = this_cpu_pcp(z, 0);
+    pcp.high = k_limits.high_max;
+    free_all(*m, 0, take_from_buddy(*m, 0, z, 3500));
+    REQUIRE(pcp.count == 3500);
+    REQUIRE(set_pcp_batch_scale_max(*m, 0).empty());
+    CHECK(m->sysctl.pcp_batch_scale_max == 0);
+    mm_ctx c = m->ctx(0);
+    // With the scale at 0 a decay step lowers high at most batch below count: max3(3500 - 63, 4000 - 500, 252).
+    decay_pcp_high(c, z, pcp);
+    CHECK(pcp.high == 3500);
+    // max3(3500 - 63, 3500 - 437, 252) = 3437, where the default scale (5) gives 3063.
+    decay_pcp_high(c, z, pcp);
+    CHECK(pcp.high == 3437);
+    CHECK(pcp.count == 3437);
+    require_conserved(*m);
 }

@@ -143,11 +143,16 @@ TEST_CASE("v5.18+ a run of high-order frees empties the lists (free_high)")
     require_conserved(*m);
 }
 
-TEST_CASE("v6.7 autotune: consecutive high-order frees trigger free_high at the era's threshold")
+TEST_CASE("v6.7 autotune: consecutive high-order frees trigger free_high at batch, or batch + high_min/2 with "
+          "free-high-batch-plus-high-min")
 {
-    for (const char* era : {"v6.7", "v6.18"}) {
-        INFO(era);
-        auto m = make_machine({era}, {.batch = 8, .high = 600, .high_min = 200, .high_max = 600});
+    // The switch is a v6.16+ default (c544a952ba61); v6.7 .. v6.15 trigger at batch.
+    CHECK_FALSE(default_patches(*kernel_version::parse("v6.15"))[patch::free_high_batch_plus_high_min]);
+    CHECK(default_patches(*kernel_version::parse("v6.16"))[patch::free_high_batch_plus_high_min]);
+    for (bool on : {false, true}) {
+        INFO("free-high-batch-plus-high-min " << on);
+        auto m = make_machine({"v6.18", 1, 2, 65536, {{patch::free_high_batch_plus_high_min, on}}},
+            {.batch = 8, .high = 600, .high_min = 200, .high_max = 600});
         zone& z = normal_zone(*m);
         per_cpu_pages& pcp = this_cpu_pcp(z, 0);
         auto blocks = take_from_buddy(*m, 0, z, 120, 1);
@@ -158,9 +163,9 @@ TEST_CASE("v6.7 autotune: consecutive high-order frees trigger free_high at the 
             if (pcp.count < before) first_free_high = i;
         }
         REQUIRE(first_free_high > 0);
-        // free_count counts base pages; T = batch (v6.7) or batch + high_min / 2 (v6.15+). The flush happens on
+        // free_count counts base pages; T = batch, or batch + high_min / 2 with the switch. The flush happens on
         // the first free that finds free_count >= T before adding its own pages.
-        const int threshold = std::string(era) == "v6.7" ? 8 : 8 + 100;
+        const int threshold = on ? 8 + 100 : 8;
         CHECK(first_free_high * 2 >= threshold);
         CHECK((first_free_high - 1) * 2 < threshold);
         require_conserved(*m);

@@ -125,6 +125,22 @@ TEST_CASE("a corrupt snapshot blob is reported with its run and sequence number"
     CHECK(err.find("truncated") != std::string::npos);
 }
 
+TEST_CASE("a recording with a patch switch this build does not know is refused in one line")
+{
+    test::scratch_file f("newer.db");
+    make_recording(f.path());
+    {
+        session::sqlite_db db(f.path(), session::sqlite_db::mode::read_write);
+        db.exec("UPDATE runs SET switches = json_set(switches, '$.pcp-buddy-allocator', json('true'))");
+    }
+    const std::string err = open_error(f.path());
+    INFO(err);
+    CHECK(err.rfind(f.path() + ": run 1 has the patch switch 'pcp-buddy-allocator', which this build does not know", 0)
+        == 0);
+    CHECK(err.find("newer pcplab") != std::string::npos);
+    CHECK(err.find('\n') == std::string::npos);
+}
+
 TEST_CASE("an existing file that is not a recording is not overwritten")
 {
     test::scratch_file f("notes.txt");

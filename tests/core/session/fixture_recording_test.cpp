@@ -61,6 +61,19 @@ TEST_CASE("a schema-1 recording from the fixtures opens, replays and compares")
     CHECK(last.boot.init_end_ns == 0);
     CHECK_FALSE(summary.contains("boot_times"));
 
+    // Recorded with the five seed switches: the header names five, and the blob's switches added since read as
+    // the recorded era's default (docs/recording-schema.md); v5.4 has none of them.
+    CHECK(r.switches.size() == 5);
+    const mm::patch_set v54 = mm::default_patches(last.era);
+    for (const auto& [name, on] : r.switches) {
+        INFO(name);
+        const auto p = mm::patch_from_name(name);
+        REQUIRE(p);
+        CHECK(static_cast<unsigned>(*p) < 5);
+        CHECK(last.patches[*p] == on);
+    }
+    for (unsigned i = 5; i < mm::NR_PATCHES; ++i) CHECK(last.patches.on[i] == v54.on[i]);
+
     const auto cols = session::compare_inputs_from(rec);
     REQUIRE(cols.size() == 1);
     CHECK(cols[0].runs.size() == 2);

@@ -149,6 +149,60 @@ TEST_CASE("a blob of another encoding is refused with its version named")
     }
 }
 
+namespace
+{
+// Where the switch count sits in `blob`: after the preset string `marker` and the four era varints (each one
+// byte for a version below 64).
+std::size_t switch_count_at(const std::string& blob, const std::string& marker)
+{
+    const std::size_t at = blob.find(marker);
+    REQUIRE(at != std::string::npos);
+    return at + marker.size() + 4;
+}
+} // namespace
+
+TEST_CASE("a blob written with the five seed switches reads the switches added since as the era's default")
+{
+    sim::snapshot s = rich_snapshot();
+    s.preset = "five-switch-marker";
+    s.era = {6, 18, 0, 0}; // free-high-batch-plus-high-min is a v6.16+ default
+    for (unsigned i = 0; i < mm::NR_PATCHES; ++i) s.patches.on[i] = i % 2 == 0;
+    s.patches.set(mm::patch::free_high_batch_plus_high_min, false); // not what the era has
+    std::string blob = session::encode_snapshot(s);
+    const std::size_t at = switch_count_at(blob, s.preset);
+    REQUIRE(static_cast<unsigned char>(blob[at]) == mm::NR_PATCHES);
+
+    // What a build with five switches wrote: a count of 5 and five bytes.
+    std::string five = blob;
+    five[at] = 5;
+    five.erase(at + 1 + 5, mm::NR_PATCHES - 5);
+    const sim::snapshot d = session::decode_snapshot(five);
+    for (unsigned i = 0; i < 5; ++i) CHECK(d.patches.on[i] == s.patches.on[i]);
+    const mm::patch_set era_default = mm::default_patches(s.era);
+    REQUIRE(era_default[mm::patch::free_high_batch_plus_high_min]);
+    for (unsigned i = 5; i < mm::NR_PATCHES; ++i) CHECK(d.patches.on[i] == era_default.on[i]);
+    CHECK(d.patches.init_threads == s.patches.init_threads);
+    CHECK(d.workload == s.workload); // everything after the switches still lines up
+    CHECK(d.totals.allocs == s.totals.allocs);
+
+    // One switch more than this build knows: a newer pcplab wrote it.
+    std::string more = blob;
+    more[at] = static_cast<char>(mm::NR_PATCHES + 1);
+    more.insert(at + 1 + mm::NR_PATCHES, 1, '\1');
+    try {
+        session::decode_snapshot(more);
+        FAIL("accepted a blob with more switches than this build knows");
+    } catch (const session::codec_error& e) {
+        const std::string what = e.what();
+        CHECK(what.rfind("recorded with " + std::to_string(mm::NR_PATCHES + 1) + " patch switches, this build knows "
+                      + std::to_string(mm::NR_PATCHES),
+                  0)
+            == 0);
+        CHECK(what.find("newer pcplab") != std::string::npos);
+        CHECK(what.find('\n') == std::string::npos);
+    }
+}
+
 TEST_CASE("varints and zig-zag round-trip at their limits")
 {
     session::byte_writer w;

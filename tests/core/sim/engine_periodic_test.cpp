@@ -156,4 +156,19 @@ TEST_CASE("sysctls change the limits through the kernel's handlers and refuse ba
     const unsigned long low_before = z.low_wmark_pages();
     REQUIRE(e.set_sysctl("min_free_kbytes", 65536).empty());
     REQUIRE(z.low_wmark_pages() > low_before);
+    CHECK_THAT(e.set_sysctl("vm.pcp_batch_scale_max", 2), Catch::Contains("does not exist on era v5.4"));
+}
+
+TEST_CASE("vm.pcp_batch_scale_max is written live on v6.7+ and kept for a reboot")
+{
+    auto cfg = small_config(1, 2, 2, "v6.7");
+    sim::engine e(cfg, loop_factory(loop_params{}));
+    e.boot();
+    REQUIRE(e.set_sysctl("vm.pcp_batch_scale_max", 0).empty());
+    CHECK(e.config().spec.sysctl.pcp_batch_scale_max == 0);
+    CHECK_FALSE(e.set_sysctl("pcp_batch_scale_max", 7).empty());
+    CHECK(e.config().spec.sysctl.pcp_batch_scale_max == 0);
+    e.run_until(e.workload_start() + 5'000'000);
+    // No refill run grew past the scale: alloc_factor stays 0 on every pageset.
+    for (const auto& pcp : top_zone(e).per_cpu_pageset) CHECK(pcp.alloc_factor == 0);
 }

@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds carry their published numbers")
+TEST_CASE("the five seeds and scenario 005 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 5);
+    REQUIRE(refs.size() == 6);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -46,6 +46,16 @@ TEST_CASE("the five seeds carry their published numbers")
     CHECK(*refs[4].figures[0].change == 9.56);
     CHECK(sim::find_seed_reference("7") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
+    // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
+    const auto* s5 = sim::find_seed_reference("005");
+    REQUIRE(s5);
+    CHECK(s5->sw == mm::patch::free_high_batch_plus_high_min);
+    CHECK(mm::patch_info(s5->sw).scenario == s5->id); // the switch's table entry names this scenario
+    CHECK(s5->era == "v6.12");
+    CHECK(s5->workload == "net-stream");
+    CHECK(*s5->figures[0].off == 69);
+    CHECK(*s5->figures[0].on == 100);
+    CHECK(s5->figures[0].expect == sim::expected_change::increase);
 }
 
 TEST_CASE("a decrease of comparable size agrees and the wrong way or far off disagrees")

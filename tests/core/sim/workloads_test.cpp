@@ -172,6 +172,8 @@ std::unique_ptr<sim::workload> make_small(const std::string& name)
         set("blocks", 8);
     } else if (name == "bursty") {
         set("burst_mib", 0.25);
+    } else if (name == "net-stream") {
+        set("writes", 2);
     } else if (name == "boot") {
         set("steps", 100);
         set("resident", 16);
@@ -188,7 +190,8 @@ std::uint64_t sequence_hash(const std::string& name, std::uint64_t seed, std::ui
     return d.hash;
 }
 
-const std::vector<std::string> k_all = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot"};
+const std::vector<std::string> k_all
+    = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot", "net-stream"};
 
 } // namespace
 
@@ -206,7 +209,7 @@ TEST_CASE("the workloads' generator is the published splitmix64 / xoshiro256** p
     CHECK(sim::workloads::stream_seed(1, 2, 3) != sim::workloads::stream_seed(2, 2, 3));
 }
 
-TEST_CASE("the registry lists six workloads and makes each by name")
+TEST_CASE("the registry lists seven workloads and makes each by name")
 {
     auto names = sim::workload_names();
     CHECK(names == k_all);
