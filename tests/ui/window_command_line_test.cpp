@@ -6,6 +6,11 @@
 #include "window/screenshot.hpp"
 #include "window/view_area.hpp"
 
+#include "lessons/seed_stories.hpp"
+#include "mm/patch_switches.hpp"
+#include "sim/seed_reference.hpp"
+#include "sim/workload.hpp"
+
 #include <QImage>
 
 #include <catch2/catch.hpp>
@@ -152,4 +157,15 @@ TEST_CASE("the --view option keeps that one view filling the window through the 
     CHECK(w.views()->find(QStringLiteral("limits"))->isVisible());
     CHECK_FALSE(w.views()->find(QStringLiteral("pcp"))->isVisible());
     CHECK_FALSE(w.views()->find(QStringLiteral("deferred"))->isVisible());
+}
+
+TEST_CASE("pcplab --help names every switch, workload and story the program knows", "[window][cli]")
+{
+    // The help was once a literal list that fell behind when a switch and a workload were added.
+    const QString help = usage_text();
+    for (const auto& d : mm::patch_table())
+        CHECK(help.contains(QString::fromUtf8(d.name.data(), qsizetype(d.name.size()))));
+    for (const std::string& w : sim::workload_names()) CHECK(help.contains(QString::fromStdString(w)));
+    CHECK(help.contains(QString::fromStdString(lessons::seed_stories().back().seed->id)));
+    for (const QString& line : help.split(QLatin1Char('\n'))) CHECK(line.size() <= 110);
 }

@@ -7,6 +7,7 @@
 #include "lessons/lesson_parser.hpp"
 #include "lessons/seed_stories.hpp"
 #include "mm/kernel_version.hpp"
+#include "mm/patch_switches.hpp"
 #include "program/version.hpp"
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"
@@ -239,39 +240,77 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
     return cl;
 }
 
+namespace
+{
+// "a, b, c" laid out from `first` on, continuation lines indented to the help's description column, within
+// the help's width. The lists come from the tables (patch switches, workloads), so the help cannot fall
+// behind them.
+QString wrapped_list(const QString& first, const QStringList& items)
+{
+    constexpr int k_width = 110;
+    const QString indent(26, QLatin1Char(' '));
+    QString out = first;
+    int line = static_cast<int>(first.size() - first.lastIndexOf(QLatin1Char('\n')) - 1);
+    for (int i = 0; i < items.size(); ++i) {
+        const QString word = items[i] + (i + 1 < items.size() ? QStringLiteral(",") : QString());
+        if (line + 1 + word.size() > k_width) {
+            out += QLatin1Char('\n') + indent;
+            line = static_cast<int>(indent.size());
+        } else {
+            out += QLatin1Char(' ');
+            ++line;
+        }
+        out += word;
+        line += static_cast<int>(word.size());
+    }
+    return out + QLatin1Char('\n');
+}
+} // namespace
+
 QString usage_text()
 {
+    QStringList switches;
+    for (const auto& d : mm::patch_table()) switches << QString::fromUtf8(d.name.data(), qsizetype(d.name.size()));
+    QStringList workloads;
+    for (const std::string& w : sim::workload_names()) workloads << QString::fromStdString(w);
+    const auto& stories = lessons::seed_stories();
+    const QString story_range = stories.empty() ? QString()
+                                                : QString::fromStdString(stories.front().seed->id)
+            + QStringLiteral(" .. ") + QString::fromStdString(stories.back().seed->id);
     return QStringLiteral(
-        "Usage: pcplab [options]\n"
-        "\n"
-        "The live window: a simulated machine's per-CPU page lists, zone->lock and batch/high, with the five seed\n"
-        "patches as switches. Opens on the last preset used (first time: classroom), already booting.\n"
-        "\n"
-        "  --preset NAME           machine preset (pcplab-cli presets lists them), or a preset file\n"
-        "  --era VERSION           kernel version, e.g. v5.4, 5.4.0-rc3, 6.7\n"
-        "  --patch NAME=on|off     set a switch (repeatable): pcp-update-after-deferred-init,\n"
-        "                          bulk-free-pick-outside-lock, pcp-high-autotune, batched-bulk-free,\n"
-        "                          parallel-deferred-init\n"
-        "  --ab                    run machines A and B side by side in lockstep\n"
-        "  --patch-b NAME=on|off   B's switch (repeatable; default: B flips one switch that matters on the era)\n"
-        "  --workload NAME         kernbench, page-fault1, stress-vm, high-order, bursty, boot\n"
-        "  --seed N                workload seed\n"
-        "  --speed X|max           virtual time per wall second as a factor of real time (default 1)\n"
-        "  --theme dark|light      colour theme\n"
-        "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
-        "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred, events, proc,\n"
-        "                          model\n"
-        "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
-        "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
-        "  --story ID              play a seed's story (000 .. 005): its machine in A/B, pausing where the patch\n"
-        "                          shows (the first start plays 000)\n"
-        "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
-        "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"
-        "    --timeout DURATION    wall-clock limit on getting there (default 180s)\n"
-        "    --size WxH            window size (default 1600x1000)\n"
-        "  -h, --help, -v, --version\n"
-        "\n"
-        "Exit status: 0 success; 1 the screenshot could not be taken; 2 a bad option (the message names it).\n");
+               "Usage: pcplab [options]\n"
+               "\n"
+               "The live window: a simulated machine's per-CPU page lists, zone->lock and batch/high, with the seed\n"
+               "patches and later per-CPU allocator changes as switches. Opens on the last preset used (first time:\n"
+               "the first story), already booting.\n"
+               "\n"
+               "  --preset NAME           machine preset (pcplab-cli presets lists them), or a preset file\n"
+               "  --era VERSION           kernel version, e.g. v5.4, 5.4.0-rc3, 6.7\n")
+        + wrapped_list(QStringLiteral("  --patch NAME=on|off     set a switch (repeatable):"), switches)
+        + QStringLiteral(
+            "  --ab                    run machines A and B side by side in lockstep\n"
+            "  --patch-b NAME=on|off   B's switch (repeatable; default: B flips one switch that matters on the era)\n")
+        + wrapped_list(QStringLiteral("  --workload NAME        "), workloads)
+        + QStringLiteral(
+            "  --seed N                workload seed\n"
+            "  --speed X|max           virtual time per wall second as a factor of real time (default 1)\n"
+            "  --theme dark|light      colour theme\n"
+            "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
+            "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred, events, "
+            "proc,\n"
+            "                          model\n"
+            "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
+            "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
+            "  --story ID              play a story (%1): its machine in A/B, pausing where the patch\n"
+            "                          shows (the first start plays the first)\n"
+            "  --screenshot FILE       run, save a PNG of the window, exit (no display needed)\n"
+            "    --run-for DURATION    virtual time to run before the picture (default 2s; ns, us, ms, s)\n"
+            "    --timeout DURATION    wall-clock limit on getting there (default 180s)\n"
+            "    --size WxH            window size (default 1600x1000)\n"
+            "  -h, --help, -v, --version\n"
+            "\n"
+            "Exit status: 0 success; 1 the screenshot could not be taken; 2 a bad option (the message names it).\n")
+              .arg(story_range);
 }
 
 QString version_text()
