@@ -3,7 +3,7 @@
 // fed to the time-series model the views draw from, ui/model/history), the series the timeline and the figures
 // plot, the comparison table in each format, and every export (CSV, Perfetto trace, /proc texts, lock_stat).
 // Every failure must be a recording_error naming the file.
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include "session/compare.hpp"
 #include "session/export.hpp"

@@ -3,9 +3,9 @@
 #include "commands.hpp"
 
 #include "session/export.hpp"
-#include "session/figure_export.hpp"
 #include "session/recording_reader.hpp"
 #include "session/series.hpp"
+#include "ui/session/figure_export.hpp"
 
 #include "io/output_file.hpp"
 

@@ -8,11 +8,11 @@
 #include "machine_args.hpp"
 #include "run_engine.hpp"
 
-#include "session/figure_export.hpp"
 #include "session/recording_reader.hpp"
-#include "session/sweep_figure.hpp"
 #include "session/sweep_grid.hpp"
 #include "session/sweep_table.hpp"
+#include "ui/session/figure_export.hpp"
+#include "ui/session/sweep_figure.hpp"
 
 #include "io/text_file.hpp"
 #include "sim/boot_sysctl.hpp"

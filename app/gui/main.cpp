@@ -1,11 +1,11 @@
 // pcplab: the live window (ui/window), or a screenshot of it. Flags are checked before any display is touched,
 // so --help and a bad flag work everywhere; a screenshot without a display runs offscreen.
-#include "live/frame_source.hpp"
 #include "sim/host_malloc.hpp"
-#include "window/app_icon.hpp"
-#include "window/command_line.hpp"
-#include "window/main_window.hpp"
-#include "window/screenshot.hpp"
+#include "ui/live/frame_source.hpp"
+#include "ui/window/app_icon.hpp"
+#include "ui/window/command_line.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/screenshot.hpp"
 
 #include <QApplication>
 

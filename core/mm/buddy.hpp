@@ -31,7 +31,4 @@ int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list,
 // rmqueue_buddy (v5.19+ name; the non-PCP branch of rmqueue in v5.4): one block straight from the buddy.
 pfn_t rmqueue_buddy(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned alloc_flags);
 
-// zone_watermark_ok / __zone_watermark_ok (v5.4 / v6.x), with free pages taken from zone->nr_free_pages.
-bool zone_watermark_ok(const zone& z, unsigned order, unsigned long mark, int highest_zoneidx, unsigned alloc_flags);
-
 } // namespace pcplab::mm

@@ -1,31 +1,10 @@
 #include "counting_lock_ops.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cassert>
 
 namespace pcplab::mm
 {
-
-std::string_view lock_caller_name(lock_caller c)
-{
-    static constexpr std::array<std::string_view, static_cast<unsigned>(lock_caller::nr_callers)> names = {
-        "rmqueue_bulk",
-        "rmqueue",
-        "free_pcppages_bulk",
-        "free_one_page",
-        "drain_pages_zone",
-        "drain_zone_pages",
-        "decay_pcp_high",
-        "deferred_init",
-        "memblock_free_all",
-        "reclaim",
-        "rmqueue_pcplist",
-        "free_unref_page_commit",
-        "other",
-    };
-    return names[static_cast<unsigned>(c)];
-}
 
 void counting_lock_ops::lock(const lock_id& id, int, lock_caller)
 {

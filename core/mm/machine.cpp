@@ -176,4 +176,21 @@ zone* machine::pfn_to_zone(pfn_t pfn)
     return nullptr;
 }
 
+const char* limits_cause_name(limits_cause c)
+{
+    switch (c) {
+    case limits_cause::setup_per_cpu_pageset:
+        return "setup_per_cpu_pageset";
+    case limits_cause::deferred_init_done:
+        return "zone_pcp_update after deferred init";
+    case limits_cause::watermarks:
+        return "setup_per_zone_wmarks";
+    case limits_cause::sysctl:
+        return "sysctl";
+    case limits_cause::cpu_online:
+        return "cpu online";
+    }
+    return "?";
+}
+
 } // namespace pcplab::mm

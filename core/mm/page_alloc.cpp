@@ -3,6 +3,7 @@
 #include "buddy.hpp"
 #include "pcp.hpp"
 #include "verify.hpp"
+#include "watermark_check.hpp"
 
 #include <algorithm>
 #include <cassert>

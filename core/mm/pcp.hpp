@@ -28,8 +28,6 @@ pcp_tuning pcp_tuning_of(const machine& m);
 int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp);
 // A struct page cache line touched by list work: counted local or remote to the running CPU's node.
 void pcp_page_touch(mm_ctx& c, pfn_t pfn);
-// This CPU used a zone's pageset: a remote zone's expiry countdown (refresh_cpu_vm_stats) restarts at 3.
-void pcp_note_zone_activity(mm_ctx& c, const zone& z, per_cpu_pages& pcp);
 
 // --- allocation ---
 // nr_pcp_alloc (v6.7+, pcp-high-autotune) / the fixed refill size of earlier eras: how many to take.
@@ -65,7 +63,5 @@ void drain_zone_pages(mm_ctx& c, zone& z, per_cpu_pages& pcp);
 // decay_pcp_high (v6.7+): lower high by 1/8 towards high_min and free what is above it; returns whether
 // anything is left to do (v6.19's bool).
 bool decay_pcp_high(mm_ctx& c, zone& z, per_cpu_pages& pcp);
-// refresh_cpu_vm_stats(do_pagesets) (mm/vmstat.c): the per-CPU vmstat tick: decay, remote expiry drains.
-void refresh_cpu_vm_stats(mm_ctx& c, bool do_pagesets);
 
 } // namespace pcplab::mm

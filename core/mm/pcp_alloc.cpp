@@ -2,6 +2,7 @@
 #include "buddy.hpp"
 #include "pcp.hpp"
 #include "struct_page_touch.hpp"
+#include "vmstat.hpp"
 #include "zone_lock.hpp"
 
 #include <algorithm>

@@ -2,6 +2,8 @@
 // (free_frozen_page_commit v6.14+) and the limits it flushes by: nr_pcp_high and nr_pcp_free.
 #include "buddy.hpp"
 #include "pcp.hpp"
+#include "vmstat.hpp"
+#include "watermark_check.hpp"
 #include "zone_lock.hpp"
 
 #include <algorithm>

@@ -78,10 +78,4 @@ std::string set_percpu_pagelist_high_fraction(machine& m, int value);
 // next allocator call reads it; nothing is recomputed.
 std::string set_pcp_batch_scale_max(machine& m, int value);
 
-// calculate_normal_threshold (mm/vmstat.c, v2.6.x .. v6.19): the per-CPU vm stat threshold of a zone from
-// its managed pages (present pages before v3.8).
-int calculate_normal_threshold(unsigned long pages, int num_online_cpus, unsigned page_shift = PAGE_SHIFT);
-// refresh_zone_stat_thresholds: store it in every pageset.
-void refresh_zone_stat_thresholds(machine& m);
-
 } // namespace pcplab::mm

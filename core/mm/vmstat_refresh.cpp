@@ -1,5 +1,7 @@
 // The per-CPU vmstat tick's pageset work (mm/vmstat.c refresh_cpu_vm_stats with do_pagesets): PCP high
 // decay (v6.7+) and the NUMA expiry drain of remote zones' pages.
+#include "vmstat.hpp"
+
 #include "pcp.hpp"
 
 namespace pcplab::mm

@@ -1,6 +1,6 @@
 // The per-CPU vm stat threshold of each zone (mm/vmstat.c): how far a CPU's counter delta may drift before
 // it is folded into the zone's counters. zoneinfo prints it as "vm stats threshold".
-#include "pcp_limits.hpp"
+#include "vmstat.hpp"
 
 #include "bitops.hpp"
 

@@ -1,5 +1,5 @@
 // zone_watermark_ok: may an allocation of this order take pages from the zone without going below `mark`?
-#include "buddy.hpp"
+#include "watermark_check.hpp"
 
 namespace pcplab::mm
 {

@@ -4,6 +4,7 @@
 
 #include "pcp_limits.hpp"
 #include "sysctl_bounds.hpp"
+#include "vmstat.hpp"
 
 #include <algorithm>
 #include <climits>

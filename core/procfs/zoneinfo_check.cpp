@@ -4,6 +4,7 @@
 #include "zoneinfo_check.hpp"
 
 #include "mm/mm_types.hpp"
+#include "mm/vmstat.hpp"
 #include "procfs/zoneinfo_explain.hpp"
 
 #include <algorithm>

@@ -5,6 +5,7 @@
 
 #include "mm/bitops.hpp"
 #include "mm/pcp_limits.hpp"
+#include "mm/vmstat.hpp"
 #include "mm/watermarks.hpp"
 #include "procfs/zoneinfo_check.hpp"
 #include "procfs/zoneinfo_watermarks.hpp"

@@ -4,6 +4,7 @@
 
 #include "mm/page_alloc.hpp"
 #include "mm/pcp.hpp"
+#include "mm/vmstat.hpp"
 
 #include <algorithm>
 

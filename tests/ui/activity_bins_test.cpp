@@ -3,7 +3,7 @@
 // whole-run contention (sim::contention_pct) while no bin passes 100 %.
 #include "views_harness.hpp"
 
-#include "model/activity_bins.hpp"
+#include "ui/model/activity_bins.hpp"
 
 #include "support/small_machine.hpp"
 

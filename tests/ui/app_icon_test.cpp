@@ -1,5 +1,5 @@
 // The window icon: the compiled-in drawing of resources/icons/pcplab.svg renders at the sizes a desktop asks for.
-#include "window/app_icon.hpp"
+#include "ui/window/app_icon.hpp"
 
 #include <QFile>
 #include <QImage>

@@ -1,6 +1,6 @@
 // history: one sample per new snapshot, cleared on a new generation, old samples thinned past max_samples,
 // events and holds capped.
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include <catch2/catch.hpp>
 

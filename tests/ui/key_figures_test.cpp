@@ -1,8 +1,8 @@
 // The key figures' verdicts: a change is better or worse per unit of work, and neither where that is not
 // defined. In classroom A/B, B without seed 000's fix did more work with less sys time in total; its longest
 // hold was shorter. Neither may paint the fix as harmful.
-#include "window/delta_panel.hpp"
-#include "window/key_figures.hpp"
+#include "ui/window/delta_panel.hpp"
+#include "ui/window/key_figures.hpp"
 
 #include <QApplication>
 #include <QLabel>

@@ -1,7 +1,7 @@
 // A lesson step's pace on screen (ui/window/lesson_pacing): a timed run is spread over the watch time, a run
 // to the workload's end is watched for its first part and then speeds up, and a watch time of 0 paces
 // nothing. The wall time a run takes is integrated from the pace, as the engine's pacing follows it.
-#include "window/lesson_pacing.hpp"
+#include "ui/window/lesson_pacing.hpp"
 
 #include "lessons/lesson.hpp"
 

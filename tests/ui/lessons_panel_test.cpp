@@ -1,6 +1,6 @@
 // The lesson panel offscreen, on the real lessons and real engines: a small harness plays the window's part
 // (boot on setup_requested, run on run_requested, flips, and every snapshot back to on_snapshot).
-#include "lessons/lesson_panel.hpp"
+#include "ui/lessons/lesson_panel.hpp"
 
 #include "lessons/lesson_parser.hpp"
 

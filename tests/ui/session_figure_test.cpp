@@ -2,8 +2,8 @@
 // the compare view overlays one line per recording and shows the mmtests table.
 #include "core/session/session_test_support.hpp"
 
-#include "session/compare_view.hpp"
-#include "session/figure_export.hpp"
+#include "ui/session/compare_view.hpp"
+#include "ui/session/figure_export.hpp"
 
 #include <QDir>
 #include <QFile>

@@ -3,9 +3,9 @@
 #include "core/session/session_test_support.hpp"
 #include "core/session/snapshot_diff.hpp"
 
-#include "model/history.hpp"
-#include "session/replay_source.hpp"
-#include "session/timeline_bar.hpp"
+#include "ui/model/history.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/session/timeline_bar.hpp"
 
 #include "session/recorder.hpp"
 

@@ -1,7 +1,7 @@
 // The painted time axes' labels (views/time_ticks): a time is written in a unit that keeps it under a thousand,
 // with the decimals its step needs, so that the lock lanes' end label late in a run reads "at 100.0 ms", not
 // "at 100000 us", and ticks never overlap.
-#include "views/time_ticks.hpp"
+#include "ui/views/time_ticks.hpp"
 
 #include <catch2/catch.hpp>
 

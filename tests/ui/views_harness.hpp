@@ -3,8 +3,8 @@
 // would accumulate. Deterministic (no threads, no wall-clock pacing).
 #pragma once
 
-#include "model/history.hpp"
-#include "views/view.hpp"
+#include "ui/model/history.hpp"
+#include "ui/views/view.hpp"
 
 #include "sim/engine.hpp"
 #include "sim/machine_config.hpp"

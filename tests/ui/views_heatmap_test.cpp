@@ -4,8 +4,8 @@
 #include "drawn_text.hpp"
 #include "views_harness.hpp"
 
-#include "views/heatmap_view.hpp"
-#include "views/time_ticks.hpp"
+#include "ui/views/heatmap_view.hpp"
+#include "ui/views/time_ticks.hpp"
 
 #include "support/small_machine.hpp"
 

@@ -3,8 +3,8 @@
 // window made a lock held 2 % of the time look held throughout.)
 #include "views_harness.hpp"
 
-#include "views/lock_paint.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/lock_paint.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "support/small_machine.hpp"
 

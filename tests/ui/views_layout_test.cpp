@@ -6,8 +6,8 @@
 #include "drawn_text.hpp"
 #include "views_harness.hpp"
 
-#include "views/view.hpp"
-#include "window/view_area.hpp"
+#include "ui/views/view.hpp"
+#include "ui/window/view_area.hpp"
 
 #include "support/small_machine.hpp"
 

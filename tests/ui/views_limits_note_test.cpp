@@ -2,7 +2,7 @@
 // window gives the view (grid cell and alone, 1280x800 to 1920x1080 screens) it must not cover any line.
 #include "views_harness.hpp"
 
-#include "views/limits_view.hpp"
+#include "ui/views/limits_view.hpp"
 
 #include <catch2/catch.hpp>
 

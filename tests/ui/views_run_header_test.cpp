@@ -4,8 +4,8 @@
 #include "drawn_text.hpp"
 #include "views_harness.hpp"
 
-#include "views/locks_view.hpp"
-#include "views/model_view.hpp"
+#include "ui/views/locks_view.hpp"
+#include "ui/views/model_view.hpp"
 
 #include "support/small_machine.hpp"
 

@@ -2,15 +2,15 @@
 // picture changes when the machine does, and the hover / filter / seek behaviours work on real data.
 #include "views_harness.hpp"
 
-#include "views/buddy_view.hpp"
-#include "views/deferred_view.hpp"
-#include "views/events_view.hpp"
-#include "views/limits_view.hpp"
-#include "views/locks_view.hpp"
-#include "views/model_view.hpp"
-#include "views/pcp_view.hpp"
-#include "views/proc_view.hpp"
-#include "views/rates_view.hpp"
+#include "ui/views/buddy_view.hpp"
+#include "ui/views/deferred_view.hpp"
+#include "ui/views/events_view.hpp"
+#include "ui/views/limits_view.hpp"
+#include "ui/views/locks_view.hpp"
+#include "ui/views/model_view.hpp"
+#include "ui/views/pcp_view.hpp"
+#include "ui/views/proc_view.hpp"
+#include "ui/views/rates_view.hpp"
 
 #include "support/small_machine.hpp"
 

@@ -3,10 +3,10 @@
 // yet (the limits and rates views used to switch to an empty "node 0 DMA" chart there), and through a reboot.
 #include "views_harness.hpp"
 
-#include "views/limits_view.hpp"
-#include "views/locks_view.hpp"
-#include "views/pcp_view.hpp"
-#include "views/rates_view.hpp"
+#include "ui/views/limits_view.hpp"
+#include "ui/views/locks_view.hpp"
+#include "ui/views/pcp_view.hpp"
+#include "ui/views/rates_view.hpp"
 
 #include "support/small_machine.hpp"
 

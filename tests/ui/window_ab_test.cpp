@@ -2,9 +2,9 @@
 // in its column, and the figures panel shows both with B's change.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/delta_panel.hpp"
-#include "window/switch_table.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/delta_panel.hpp"
+#include "ui/window/switch_table.hpp"
 
 #include <QCheckBox>
 

@@ -2,9 +2,9 @@
 // of a running machine is written.
 #include "window_test_support.hpp"
 
-#include "window/command_line.hpp"
-#include "window/screenshot.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/command_line.hpp"
+#include "ui/window/screenshot.hpp"
+#include "ui/window/view_area.hpp"
 
 #include "lessons/seed_stories.hpp"
 #include "mm/patch_switches.hpp"

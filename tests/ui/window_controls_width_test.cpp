@@ -2,7 +2,7 @@
 // wrap where classroom's do) widen it instead of being cut at its right edge, where horizontal scrolling is off.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
+#include "ui/window/controls_panel.hpp"
 
 #include <QScrollArea>
 

@@ -5,9 +5,9 @@
 // its intensity, its pace and its view behind.
 #include "window_test_support.hpp"
 
-#include "lessons/lesson_panel.hpp"
-#include "window/controls_panel.hpp"
-#include "window/view_area.hpp"
+#include "ui/lessons/lesson_panel.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QAction>
 #include <QApplication>

@@ -3,10 +3,10 @@
 // takes in, and a step's run resumes the machine and pauses it at the step's virtual time.
 #include "window_test_support.hpp"
 
-#include "lessons/lesson_panel.hpp"
-#include "live/live_source.hpp"
-#include "window/screenshot.hpp"
-#include "window/view_area.hpp"
+#include "ui/lessons/lesson_panel.hpp"
+#include "ui/live/live_source.hpp"
+#include "ui/window/screenshot.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -1,7 +1,7 @@
 // Changing the preset mid-run and closing mid-run (even mid-boot) neither crash nor leave threads behind.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
+#include "ui/window/controls_panel.hpp"
 
 #include <QComboBox>
 

@@ -1,9 +1,9 @@
 // The window opens on the default preset, already booting, and snapshots reach the views and the controls.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/delta_panel.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/delta_panel.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QComboBox>
 #include <QPushButton>

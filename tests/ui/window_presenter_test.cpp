@@ -3,10 +3,10 @@
 // the size asked for.
 #include "window_test_support.hpp"
 
-#include "window/command_line.hpp"
-#include "window/key_strip.hpp"
-#include "window/screenshot.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/command_line.hpp"
+#include "ui/window/key_strip.hpp"
+#include "ui/window/screenshot.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QApplication>
 #include <QDockWidget>

@@ -3,9 +3,9 @@
 // and one action records the running A/B pair and opens Compare on it.
 #include "window_test_support.hpp"
 
-#include "session/compare_view.hpp"
-#include "session/replay_source.hpp"
-#include "session/timeline_bar.hpp"
+#include "ui/session/compare_view.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/session/timeline_bar.hpp"
 
 #include "session/recording_reader.hpp"
 

@@ -4,8 +4,8 @@
 // the live machine is back.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/switch_table.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/switch_table.hpp"
 
 #include <QCheckBox>
 #include <QComboBox>

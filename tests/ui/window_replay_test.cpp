@@ -3,11 +3,11 @@
 // the live run(s) to a file that session::recording reads back, and `--replay FILE --screenshot` pictures it.
 #include "window_test_support.hpp"
 
-#include "session/replay_source.hpp"
-#include "session/timeline_bar.hpp"
-#include "window/command_line.hpp"
-#include "window/screenshot.hpp"
-#include "window/view_area.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/session/timeline_bar.hpp"
+#include "ui/window/command_line.hpp"
+#include "ui/window/screenshot.hpp"
+#include "ui/window/view_area.hpp"
 
 #include "session/recording_reader.hpp"
 

@@ -3,7 +3,7 @@
 // which the window sets; the run button would read "Run again" only for a run that ended).
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
+#include "ui/window/controls_panel.hpp"
 
 #include <QPushButton>
 

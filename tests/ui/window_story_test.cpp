@@ -3,11 +3,11 @@
 // machines' figures, goes on with Continue and keeps running; the very first start plays story 000.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/story_caption.hpp"
-#include "window/story_player.hpp"
-#include "window/switch_table.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/story_caption.hpp"
+#include "ui/window/story_player.hpp"
+#include "ui/window/switch_table.hpp"
+#include "ui/window/view_area.hpp"
 
 #include "lessons/seed_stories.hpp"
 

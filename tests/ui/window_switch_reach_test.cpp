@@ -2,8 +2,8 @@
 // so and offers the reboot (sim::reach_of_flip is the one answer the table shows).
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/switch_table.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/switch_table.hpp"
 
 #include <QCheckBox>
 #include <QLabel>

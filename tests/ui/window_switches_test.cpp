@@ -1,8 +1,8 @@
 // Each switch flipped in the UI (its check box, or its key) changes the running engine's switch.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/switch_table.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/switch_table.hpp"
 
 #include <QAction>
 #include <QCheckBox>

@@ -2,10 +2,10 @@
 // CONFIG_PCP_BATCH_SCALE_MAX as the sysctl Yafang Shao proposed) from v6.7, greyed before it.
 #include "window_test_support.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/frame_pump.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/frame_pump.hpp"
 
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include <QSpinBox>
 

@@ -2,12 +2,12 @@
 // condition, counting this process's threads, and a tiny preset for quick reboots.
 #pragma once
 
-#include "window/frame_pump.hpp"
-#include "window/lesson_control.hpp"
-#include "window/machine_control.hpp"
-#include "window/main_window.hpp"
-#include "window/presenter_mode.hpp"
-#include "window/session_control.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/lesson_control.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/presenter_mode.hpp"
+#include "ui/window/session_control.hpp"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,7 +2,7 @@
 // (with its CPUs per node from sysfs), writes a preset the ordinary loader takes, and boots it in the window.
 #include "window_test_support.hpp"
 
-#include "window/zoneinfo_dialog.hpp"
+#include "ui/window/zoneinfo_dialog.hpp"
 
 #include "sim/preset.hpp"
 

@@ -1,6 +1,6 @@
 // The lesson panel's behaviour: navigation, prediction, the live check and the reveal. Its widgets are laid
 // out in lesson_panel_layout.cpp.
-#include "lessons/lesson_panel.hpp"
+#include "ui/lessons/lesson_panel.hpp"
 
 #include "lessons/lesson_runner.hpp"
 

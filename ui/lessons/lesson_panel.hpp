@@ -14,7 +14,7 @@
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_setup.hpp"
-#include "lessons/step_tracker.hpp"
+#include "ui/lessons/step_tracker.hpp"
 
 #include "sim/snapshot.hpp"
 

@@ -1,7 +1,7 @@
 // The lesson panel's widgets: the lesson list on the left; on the right the step (title, prose), the
 // prediction, the run and its check, the reveal with the figures table, and the step navigation. Sizes
 // follow the panel's font, so presenter mode only has to enlarge that.
-#include "lessons/lesson_panel.hpp"
+#include "ui/lessons/lesson_panel.hpp"
 
 #include <QApplication>
 #include <QButtonGroup>

@@ -1,5 +1,5 @@
 // The live side of a lesson step: which snapshots belong to it, when its run is over, and its verdict.
-#include "lessons/step_tracker.hpp"
+#include "ui/lessons/step_tracker.hpp"
 
 #include <algorithm>
 

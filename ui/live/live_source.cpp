@@ -1,5 +1,5 @@
 // The live source over sim::lockstep_loop: commands go in as engine_commands, every publication is queued.
-#include "live/live_source.hpp"
+#include "ui/live/live_source.hpp"
 
 #include <utility>
 

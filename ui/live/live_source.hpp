@@ -4,7 +4,7 @@
 // gives one code path for both modes.
 #pragma once
 
-#include "live/frame_source.hpp"
+#include "ui/live/frame_source.hpp"
 
 #include "sim/lockstep_loop.hpp"
 

@@ -1,7 +1,7 @@
 // From the window's choices to engine configurations; the switches are set on the engine_config directly so
 // that a switch the user flipped live survives a reboot even where it means nothing on the era (the engine
 // records why, as it does for a live flip), rather than being refused as a command-line --patch would be.
-#include "live/run_setup.hpp"
+#include "ui/live/run_setup.hpp"
 
 #include "session/hold_sampling.hpp"
 #include "sim/preset.hpp"

@@ -1,5 +1,5 @@
 // Per-CPU and per-lock activity in time bins (activity_bins.hpp).
-#include "model/activity_bins.hpp"
+#include "ui/model/activity_bins.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // Time series accumulated from snapshots: one sample per new seq, events and holds appended with caps.
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include <algorithm>
 #include <climits>

@@ -4,7 +4,7 @@
 // Plain C++ (no Qt) so that the recorder and tests can use it too. A snapshot's seq tells whether it is new.
 #pragma once
 
-#include "model/activity_bins.hpp"
+#include "ui/model/activity_bins.hpp"
 
 #include "sim/snapshot.hpp"
 

@@ -1,8 +1,8 @@
-#include "session/compare_view.hpp"
+#include "ui/session/compare_view.hpp"
 
 #include "session/export.hpp"
-#include "session/figure_export.hpp"
 #include "session/series.hpp"
+#include "ui/session/figure_export.hpp"
 
 #include <QComboBox>
 #include <QEvent>

@@ -1,4 +1,4 @@
-#include "session/figure_export.hpp"
+#include "ui/session/figure_export.hpp"
 
 #include "io/output_file.hpp"
 

@@ -1,4 +1,4 @@
-#include "session/replay_source.hpp"
+#include "ui/session/replay_source.hpp"
 
 #include "session/export.hpp"
 

@@ -5,8 +5,8 @@
 // (runs of side 0 and 1) plays as a pair: B shows its snapshot at A's virtual time.
 #pragma once
 
-#include "live/frame_source.hpp"
-#include "model/history.hpp"
+#include "ui/live/frame_source.hpp"
+#include "ui/model/history.hpp"
 
 #include "session/recording_reader.hpp"
 

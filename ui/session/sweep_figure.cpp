@@ -1,4 +1,4 @@
-#include "session/sweep_figure.hpp"
+#include "ui/session/sweep_figure.hpp"
 
 #include <QApplication>
 #include <qcustomplot.h>

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "session/compare.hpp"
-#include "session/figure_export.hpp"
+#include "ui/session/figure_export.hpp"
 
 #include <string>
 

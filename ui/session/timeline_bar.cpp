@@ -1,6 +1,6 @@
-#include "session/timeline_bar.hpp"
+#include "ui/session/timeline_bar.hpp"
 
-#include "session/replay_source.hpp"
+#include "ui/session/replay_source.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,7 +1,7 @@
 // Key numbers and A/B deltas.
-#include "views/ab_summary.hpp"
+#include "ui/views/ab_summary.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <algorithm>
 

@@ -1,5 +1,5 @@
 // The batched line drawing of add_batched_graph().
-#include "views/batched_graph.hpp"
+#include "ui/views/batched_graph.hpp"
 
 #include <qcustomplot.h>
 

@@ -1,8 +1,8 @@
 // Buddy free areas painted with QPainter: zones x orders x (A, B) bars, split by migratetype.
-#include "views/buddy_view.hpp"
+#include "ui/views/buddy_view.hpp"
 
-#include "views/header_parts.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "mm/mm_types.hpp"
 

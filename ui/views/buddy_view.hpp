@@ -2,7 +2,7 @@
 // A/B: the two machines' bars side by side within each order.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <QRect>
 

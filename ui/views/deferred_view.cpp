@@ -1,8 +1,8 @@
 // Deferred init progress bars, painted with QPainter (a handful of rows, cheap to repaint).
-#include "views/deferred_view.hpp"
+#include "ui/views/deferred_view.hpp"
 
-#include "views/header_parts.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QPaintEvent>
 #include <QPainter>

@@ -2,7 +2,7 @@
 // modelled time next to the host's wall time. In A/B mode the B machine's bars sit under A's.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 namespace pcplab::ui
 {

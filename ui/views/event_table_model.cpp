@@ -1,7 +1,7 @@
 // The event log's model.
-#include "views/event_table_model.hpp"
+#include "ui/views/event_table_model.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "session/record_names.hpp"
 

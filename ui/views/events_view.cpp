@@ -1,7 +1,7 @@
 // The event log view: a filter bar over a QTableView fed incrementally from the history.
-#include "views/events_view.hpp"
+#include "ui/views/events_view.hpp"
 
-#include "views/event_table_model.hpp"
+#include "ui/views/event_table_model.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -3,8 +3,8 @@
 // other views to move their time axis to it (seek_requested).
 #pragma once
 
-#include "views/series.hpp"
-#include "views/view.hpp"
+#include "ui/views/series.hpp"
+#include "ui/views/view.hpp"
 
 class QComboBox;
 class QLabel;

@@ -2,7 +2,7 @@
 // the background) only the newest frame is kept, to be drawn when the view is shown. Hidden views cost nothing.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 namespace pcplab::ui
 {

@@ -1,7 +1,7 @@
 // Header parts laid out without cutting a number (header_parts.hpp).
-#include "views/header_parts.hpp"
+#include "ui/views/header_parts.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QPainter>
 

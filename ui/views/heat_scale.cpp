@@ -1,7 +1,7 @@
 // Heatmap colour scales and their legend (heat_scale.hpp).
-#include "views/heat_scale.hpp"
+#include "ui/views/heat_scale.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QPainter>
 

@@ -1,9 +1,9 @@
 // The per-CPU x time heatmap, painted with QPainter from one small image per machine (heatmap_view.hpp).
-#include "views/heatmap_view.hpp"
+#include "ui/views/heatmap_view.hpp"
 
-#include "views/header_parts.hpp"
-#include "views/time_ticks.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/time_ticks.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -7,10 +7,10 @@
 // In A/B mode B's map sits under A's on the same time axis (beside it when stacked ones would be too short).
 #pragma once
 
-#include "model/activity_bins.hpp"
-#include "views/heat_scale.hpp"
-#include "views/view.hpp"
-#include "views/zone_picker.hpp"
+#include "ui/model/activity_bins.hpp"
+#include "ui/views/heat_scale.hpp"
+#include "ui/views/view.hpp"
+#include "ui/views/zone_picker.hpp"
 
 #include <QImage>
 

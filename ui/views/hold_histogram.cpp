@@ -1,9 +1,9 @@
 // The hold-time histogram: one bar per log2 bucket from the first to the last non-empty one, log count scale,
 // the threshold as a vertical line with the number of holds over it.
-#include "views/lock_paint.hpp"
+#include "ui/views/lock_paint.hpp"
 
-#include "views/header_parts.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QPainter>
 

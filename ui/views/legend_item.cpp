@@ -1,5 +1,5 @@
 // The cached legend entry of add_to_legend().
-#include "views/legend_item.hpp"
+#include "ui/views/legend_item.hpp"
 
 #include <qcustomplot.h>
 

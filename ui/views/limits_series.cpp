@@ -1,5 +1,5 @@
 // The limits view's series and markers of one machine in one zone.
-#include "views/limits_series.hpp"
+#include "ui/views/limits_series.hpp"
 
 #include <qcustomplot.h>
 

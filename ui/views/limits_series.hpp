@@ -3,7 +3,7 @@
 // set at boot; and the QCustomPlot graphs they are pushed into.
 #pragma once
 
-#include "views/series.hpp"
+#include "ui/views/series.hpp"
 
 #include "sim/metrics.hpp"
 

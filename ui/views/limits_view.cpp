@@ -1,14 +1,14 @@
 // Batch and high over time in QCustomPlot: stacked axis rects (one per zone), step graphs fed incrementally
 // from the history, markers as scatter graphs and impulse graphs (cheap even with thousands of events).
-#include "views/limits_view.hpp"
+#include "ui/views/limits_view.hpp"
 
-#include "views/batched_graph.hpp"
-#include "views/header_parts.hpp"
-#include "views/legend_item.hpp"
-#include "views/limits_series.hpp"
-#include "views/opaque_plot.hpp"
-#include "views/plot_style.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/batched_graph.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/legend_item.hpp"
+#include "ui/views/limits_series.hpp"
+#include "ui/views/opaque_plot.hpp"
+#include "ui/views/plot_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "mm/mm_types.hpp"
 

@@ -5,10 +5,10 @@
 // flips) whose cause shows on hover. A/B: both machines overlaid, A and B told apart by colour.
 #pragma once
 
-#include "views/frame_gate.hpp"
-#include "views/series.hpp"
-#include "views/view.hpp"
-#include "views/zone_picker.hpp"
+#include "ui/views/frame_gate.hpp"
+#include "ui/views/series.hpp"
+#include "ui/views/view.hpp"
+#include "ui/views/zone_picker.hpp"
 
 #include <map>
 #include <memory>

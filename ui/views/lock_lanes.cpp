@@ -1,9 +1,9 @@
 // zone->lock lanes: per zone, the holds of the time window as rectangles (holder's node colour, caller label)
 // over the number of CPUs waiting for the lock; or, without hold records, the aggregate per caller.
-#include "views/lock_paint.hpp"
+#include "ui/views/lock_paint.hpp"
 
-#include "views/time_ticks.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/time_ticks.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QPainter>
 

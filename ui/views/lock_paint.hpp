@@ -2,7 +2,7 @@
 // hold_histogram.cpp): each returns the hit areas it drew so that the view can answer hover questions.
 #pragma once
 
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include "sim/snapshot.hpp"
 

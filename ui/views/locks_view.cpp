@@ -1,9 +1,9 @@
 // The zone->lock view: header, lanes, node legend and the hold-time histogram, one QPainter pass.
-#include "views/locks_view.hpp"
+#include "ui/views/locks_view.hpp"
 
-#include "views/ab_summary.hpp"
-#include "views/header_parts.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/ab_summary.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QHBoxLayout>
 #include <QHelpEvent>

@@ -7,9 +7,9 @@
 // caller. Mouse: wheel zooms the time window, double click follows "now" again (and the automatic window).
 #pragma once
 
-#include "views/lock_paint.hpp"
-#include "views/view.hpp"
-#include "views/zone_picker.hpp"
+#include "ui/views/lock_paint.hpp"
+#include "ui/views/view.hpp"
+#include "ui/views/zone_picker.hpp"
 
 namespace pcplab::ui
 {

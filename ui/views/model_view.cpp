@@ -1,5 +1,5 @@
 // Model assumptions as HTML tables in a QTextBrowser, rebuilt only when the preset or the machine changes.
-#include "views/model_view.hpp"
+#include "ui/views/model_view.hpp"
 
 #include "sim/cost_model.hpp"
 

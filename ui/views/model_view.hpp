@@ -3,7 +3,7 @@
 // snapshot's (run_info::costs): the engine's own, overrides included, or in a replay the one its run recorded.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <memory>
 

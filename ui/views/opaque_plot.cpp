@@ -1,5 +1,5 @@
 // The single opaque paint buffer of make_opaque_plot().
-#include "views/opaque_plot.hpp"
+#include "ui/views/opaque_plot.hpp"
 
 #include <qcustomplot.h>
 

@@ -1,8 +1,8 @@
 // Per-CPU list depths, painted with QPainter: a few hundred rectangles per frame, no widgets per CPU.
-#include "views/pcp_view.hpp"
+#include "ui/views/pcp_view.hpp"
 
-#include "views/header_parts.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "mm/mm_types.hpp"
 

@@ -4,8 +4,8 @@
 // (316 CPUs stay readable). In A/B mode the two machines sit side by side on one scale.
 #pragma once
 
-#include "views/view.hpp"
-#include "views/zone_picker.hpp"
+#include "ui/views/view.hpp"
+#include "ui/views/zone_picker.hpp"
 
 #include <QLine>
 #include <QRect>

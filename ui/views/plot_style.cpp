@@ -1,7 +1,7 @@
 // QCustomPlot theming and the shared, follow-the-newest virtual-time axis.
-#include "views/plot_style.hpp"
+#include "ui/views/plot_style.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <qcustomplot.h>
 

@@ -1,5 +1,5 @@
 // /proc texts formatted from a snapshot the way mm/vmstat.c zoneinfo_show_print and frag_show_print print them.
-#include "views/proc_text.hpp"
+#include "ui/views/proc_text.hpp"
 
 #include "mm/mm_types.hpp"
 

@@ -1,8 +1,8 @@
 // /proc view: two read-only monospace text panes, throttled.
-#include "views/proc_view.hpp"
+#include "ui/views/proc_view.hpp"
 
-#include "views/proc_text.hpp"
-#include "views/text_pane.hpp"
+#include "ui/views/proc_text.hpp"
+#include "ui/views/text_pane.hpp"
 
 #include "procfs/procfs_texts.hpp"
 

@@ -4,7 +4,7 @@
 // lines). A/B: a selector picks the machine.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <QElapsedTimer>
 

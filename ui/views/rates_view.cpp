@@ -1,16 +1,16 @@
 // Rates in QCustomPlot: recomputed per frame from cumulative counters over the visible span, at most a couple
 // of points per pixel, so the cost does not grow with the run's length. Contention comes from the history's
 // time bins (model/activity_bins), exact from the hold records.
-#include "views/rates_view.hpp"
+#include "ui/views/rates_view.hpp"
 
-#include "views/ab_summary.hpp"
-#include "views/batched_graph.hpp"
-#include "views/header_parts.hpp"
-#include "views/legend_item.hpp"
-#include "views/opaque_plot.hpp"
-#include "views/plot_style.hpp"
-#include "views/series.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/ab_summary.hpp"
+#include "ui/views/batched_graph.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/legend_item.hpp"
+#include "ui/views/opaque_plot.hpp"
+#include "ui/views/plot_style.hpp"
+#include "ui/views/series.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <qcustomplot.h>
 

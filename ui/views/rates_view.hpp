@@ -6,9 +6,9 @@
 // the header.
 #pragma once
 
-#include "views/frame_gate.hpp"
-#include "views/view.hpp"
-#include "views/zone_picker.hpp"
+#include "ui/views/frame_gate.hpp"
+#include "ui/views/view.hpp"
+#include "ui/views/zone_picker.hpp"
 
 #include <memory>
 

@@ -3,7 +3,7 @@
 // computed from cumulative counters (difference / time) rather than averaged.
 #pragma once
 
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include <QVector>
 

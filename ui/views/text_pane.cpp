@@ -1,5 +1,5 @@
 // The view-only text pane: line index + painting of the visible lines.
-#include "views/text_pane.hpp"
+#include "ui/views/text_pane.hpp"
 
 #include <QApplication>
 #include <QClipboard>

@@ -1,5 +1,5 @@
 // Time axis ticks for the painted views (time_ticks.hpp).
-#include "views/time_ticks.hpp"
+#include "ui/views/time_ticks.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // What every view shares: tooltips for what lies under the mouse.
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <QHelpEvent>
 #include <QToolTip>

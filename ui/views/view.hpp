@@ -3,7 +3,7 @@
 // talk to an engine: a live run and a replay produce the same frames, so a view cannot tell them apart.
 #pragma once
 
-#include "model/history.hpp"
+#include "ui/model/history.hpp"
 
 #include "sim/snapshot.hpp"
 

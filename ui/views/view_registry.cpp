@@ -1,15 +1,15 @@
 // The views in display order. The window owns them through Qt parenting.
-#include "views/buddy_view.hpp"
-#include "views/deferred_view.hpp"
-#include "views/events_view.hpp"
-#include "views/heatmap_view.hpp"
-#include "views/limits_view.hpp"
-#include "views/locks_view.hpp"
-#include "views/model_view.hpp"
-#include "views/pcp_view.hpp"
-#include "views/proc_view.hpp"
-#include "views/rates_view.hpp"
-#include "views/view.hpp"
+#include "ui/views/buddy_view.hpp"
+#include "ui/views/deferred_view.hpp"
+#include "ui/views/events_view.hpp"
+#include "ui/views/heatmap_view.hpp"
+#include "ui/views/limits_view.hpp"
+#include "ui/views/locks_view.hpp"
+#include "ui/views/model_view.hpp"
+#include "ui/views/pcp_view.hpp"
+#include "ui/views/proc_view.hpp"
+#include "ui/views/rates_view.hpp"
+#include "ui/views/view.hpp"
 
 namespace pcplab::ui
 {

@@ -1,5 +1,5 @@
 // Palette-derived colours and formatting shared by the views.
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include "mm/mm_types.hpp"
 

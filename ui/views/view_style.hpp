@@ -2,7 +2,7 @@
 // colour of a NUMA node, the A/B series colours, number formatting.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <QColor>
 #include <QPalette>

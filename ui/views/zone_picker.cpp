@@ -1,5 +1,5 @@
 // The per-view zone picker (zone_picker.hpp).
-#include "views/zone_picker.hpp"
+#include "ui/views/zone_picker.hpp"
 
 #include "mm/mm_types.hpp"
 

@@ -1,4 +1,4 @@
-#include "window/app_icon.hpp"
+#include "ui/window/app_icon.hpp"
 
 // resources/icons/icons.qrc sits in a static library, whose unreferenced initialiser the linker would drop.
 static void init_icon_resource()

@@ -1,7 +1,7 @@
 // Parsing `pcplab`'s flags with QCommandLineParser; every error names the flag and says what was expected.
-#include "window/command_line.hpp"
+#include "ui/window/command_line.hpp"
 
-#include "window/lessons.hpp"
+#include "ui/window/lessons.hpp"
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_parser.hpp"

@@ -10,7 +10,7 @@
 // itself takes (one dash: -platform offscreen, -style fusion, ...) are passed over.
 #pragma once
 
-#include "window/theme.hpp"
+#include "ui/window/theme.hpp"
 
 #include "sim/machine_config.hpp"
 

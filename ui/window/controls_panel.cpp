@@ -1,7 +1,7 @@
 // The controls dock: every widget has a tooltip; setters never emit, so showing state cannot loop back.
-#include "window/controls_panel.hpp"
+#include "ui/window/controls_panel.hpp"
 
-#include "window/qt_text.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "sim/preset.hpp"
 #include "sim/workload.hpp"

@@ -3,8 +3,8 @@
 // emits what the user asked for; the window turns that into engine commands and calls the setters back.
 #pragma once
 
-#include "live/run_setup.hpp"
-#include "window/switch_table.hpp"
+#include "ui/live/run_setup.hpp"
+#include "ui/window/switch_table.hpp"
 
 #include "sim/snapshot.hpp"
 

@@ -1,7 +1,7 @@
 // The key figures as a table.
-#include "window/delta_panel.hpp"
+#include "ui/window/delta_panel.hpp"
 
-#include "views/view_style.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -3,7 +3,7 @@
 // neither is defined, with a line that says so; with one machine just its values.
 #pragma once
 
-#include "window/key_figures.hpp"
+#include "ui/window/key_figures.hpp"
 
 #include <QWidget>
 

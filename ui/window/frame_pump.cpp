@@ -1,5 +1,5 @@
 // The window's frame loop: poll, append to the histories, show to visible views.
-#include "window/frame_pump.hpp"
+#include "ui/window/frame_pump.hpp"
 
 #include <QEvent>
 

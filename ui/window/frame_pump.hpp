@@ -4,9 +4,9 @@
 // coalesced to one per tick, however fast the engine publishes.
 #pragma once
 
-#include "live/frame_source.hpp"
-#include "model/history.hpp"
-#include "views/view.hpp"
+#include "ui/live/frame_source.hpp"
+#include "ui/model/history.hpp"
+#include "ui/views/view.hpp"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,8 +1,8 @@
 // Help windows: text browsers over HTML built from the seed reference and over lesson Markdown.
-#include "window/help_dialogs.hpp"
+#include "ui/window/help_dialogs.hpp"
 
-#include "window/lessons.hpp"
-#include "window/qt_text.hpp"
+#include "ui/window/lessons.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "program/version.hpp"
 #include "sim/seed_reference.hpp"

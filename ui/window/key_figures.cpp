@@ -1,8 +1,8 @@
 // The key figures and their comparison rules.
-#include "window/key_figures.hpp"
+#include "ui/window/key_figures.hpp"
 
-#include "views/ab_summary.hpp"
-#include "views/view_style.hpp"
+#include "ui/views/ab_summary.hpp"
+#include "ui/views/view_style.hpp"
 
 #include <QCoreApplication>
 

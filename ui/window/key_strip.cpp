@@ -1,8 +1,8 @@
 // The presenter strip's text.
-#include "window/key_strip.hpp"
+#include "ui/window/key_strip.hpp"
 
-#include "window/delta_panel.hpp"
-#include "window/key_figures.hpp"
+#include "ui/window/delta_panel.hpp"
+#include "ui/window/key_figures.hpp"
 
 namespace pcplab::ui
 {

@@ -1,14 +1,14 @@
 // The lessons dock and what a lesson step asks of the machine.
-#include "window/lesson_control.hpp"
+#include "ui/window/lesson_control.hpp"
 
-#include "lessons/lesson_panel.hpp"
-#include "window/frame_pump.hpp"
-#include "window/help_dialogs.hpp"
-#include "window/lessons.hpp"
-#include "window/machine_control.hpp"
-#include "window/qt_text.hpp"
-#include "window/view_area.hpp"
-#include "window/window_status.hpp"
+#include "ui/lessons/lesson_panel.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/help_dialogs.hpp"
+#include "ui/window/lessons.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/qt_text.hpp"
+#include "ui/window/view_area.hpp"
+#include "ui/window/window_status.hpp"
 
 #include "lessons/lesson_parser.hpp"
 #include "lessons/lesson_setup.hpp"

@@ -4,7 +4,7 @@
 // every snapshot the window takes in is handed to the panel to judge.
 #pragma once
 
-#include "window/lesson_pacing.hpp"
+#include "ui/window/lesson_pacing.hpp"
 
 #include "mm/patch_switches.hpp"
 

@@ -1,5 +1,5 @@
 // A lesson step's pace on screen: even over the watch time, or watched first and then faster.
-#include "window/lesson_pacing.hpp"
+#include "ui/window/lesson_pacing.hpp"
 
 #include <cmath>
 

@@ -1,5 +1,5 @@
 // Finding the lesson files; the lesson panel itself belongs to the lessons issue.
-#include "window/lessons.hpp"
+#include "ui/window/lessons.hpp"
 
 #include "lessons/lesson_parser.hpp"
 

@@ -1,12 +1,12 @@
 // The machine's lifecycle (installing a setup, switching sources, retiring the old ones) and what each control
 // does to it.
-#include "window/machine_control.hpp"
+#include "ui/window/machine_control.hpp"
 
-#include "live/live_source.hpp"
-#include "session/replay_source.hpp"
-#include "window/controls_panel.hpp"
-#include "window/frame_pump.hpp"
-#include "window/qt_text.hpp"
+#include "ui/live/live_source.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "lessons/lesson_setup.hpp"
 #include "sim/switch_reach.hpp"

@@ -5,8 +5,8 @@
 // is stopped on a helper thread and deleted here once it has stopped, so the window never waits for an engine.
 #pragma once
 
-#include "live/frame_source.hpp"
-#include "live/run_setup.hpp"
+#include "ui/live/frame_source.hpp"
+#include "ui/live/run_setup.hpp"
 
 #include <QObject>
 

@@ -1,23 +1,23 @@
 // The live window: its parts built and wired together, and what each frame updates. What each control does to
 // the machine is in machine_control.cpp; the menus are in main_window_menus.cpp, the remembered layout in
 // main_window_settings.cpp.
-#include "window/main_window.hpp"
+#include "ui/window/main_window.hpp"
 
-#include "session/replay_source.hpp"
-#include "window/controls_panel.hpp"
-#include "window/delta_panel.hpp"
-#include "window/frame_pump.hpp"
-#include "window/key_strip.hpp"
-#include "window/lesson_control.hpp"
-#include "window/machine_control.hpp"
-#include "window/presenter_mode.hpp"
-#include "window/qt_text.hpp"
-#include "window/session_control.hpp"
-#include "window/story_caption.hpp"
-#include "window/story_list.hpp"
-#include "window/story_player.hpp"
-#include "window/view_area.hpp"
-#include "window/window_status.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/delta_panel.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/key_strip.hpp"
+#include "ui/window/lesson_control.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/presenter_mode.hpp"
+#include "ui/window/qt_text.hpp"
+#include "ui/window/session_control.hpp"
+#include "ui/window/story_caption.hpp"
+#include "ui/window/story_list.hpp"
+#include "ui/window/story_player.hpp"
+#include "ui/window/view_area.hpp"
+#include "ui/window/window_status.hpp"
 
 #include <QAction>
 #include <QDockWidget>

@@ -9,8 +9,8 @@
 // builds them, wires them together, builds the menus and remembers the layout.
 #pragma once
 
-#include "live/run_setup.hpp"
-#include "window/command_line.hpp"
+#include "ui/live/run_setup.hpp"
+#include "ui/window/command_line.hpp"
 
 #include <QMainWindow>
 

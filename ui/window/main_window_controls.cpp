@@ -1,12 +1,12 @@
 // The controls dock wired to the machine: each signal of the panel is one call of machine_control.
-#include "window/main_window.hpp"
+#include "ui/window/main_window.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/frame_pump.hpp"
-#include "window/lesson_control.hpp"
-#include "window/machine_control.hpp"
-#include "window/switch_table.hpp"
-#include "window/window_status.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/lesson_control.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/switch_table.hpp"
+#include "ui/window/window_status.hpp"
 
 namespace pcplab::ui
 {

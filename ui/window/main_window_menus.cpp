@@ -1,21 +1,21 @@
 // The live window's menus: every action has a shortcut where it is used often (one key per switch, Space for
 // play/pause, S or . to step, F11 for presenter mode), and the Help menu lists them all from the actions
 // themselves, so the list cannot drift from what the keys do.
-#include "window/main_window.hpp"
+#include "ui/window/main_window.hpp"
 
-#include "window/controls_panel.hpp"
-#include "window/help_dialogs.hpp"
-#include "window/lesson_control.hpp"
-#include "window/lessons.hpp"
-#include "window/machine_control.hpp"
-#include "window/presenter_mode.hpp"
-#include "window/qt_text.hpp"
-#include "window/session_control.hpp"
-#include "window/story_player.hpp"
-#include "window/switch_table.hpp"
-#include "window/view_area.hpp"
-#include "window/window_status.hpp"
-#include "window/zoneinfo_dialog.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/help_dialogs.hpp"
+#include "ui/window/lesson_control.hpp"
+#include "ui/window/lessons.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/presenter_mode.hpp"
+#include "ui/window/qt_text.hpp"
+#include "ui/window/session_control.hpp"
+#include "ui/window/story_player.hpp"
+#include "ui/window/switch_table.hpp"
+#include "ui/window/view_area.hpp"
+#include "ui/window/window_status.hpp"
+#include "ui/window/zoneinfo_dialog.hpp"
 
 #include "lessons/seed_stories.hpp"
 

@@ -1,11 +1,11 @@
 // What the window remembers (QSettings: geometry, dock and view layout, theme, speed; the last preset is saved as
 // it is chosen).
-#include "window/main_window.hpp"
+#include "ui/window/main_window.hpp"
 
-#include "window/lesson_control.hpp"
-#include "window/machine_control.hpp"
-#include "window/presenter_mode.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/lesson_control.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/presenter_mode.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QScreen>
 

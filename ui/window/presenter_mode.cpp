@@ -1,8 +1,8 @@
 // The theme and presenter mode.
-#include "window/presenter_mode.hpp"
+#include "ui/window/presenter_mode.hpp"
 
-#include "window/key_strip.hpp"
-#include "window/view_area.hpp"
+#include "ui/window/key_strip.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QAction>
 #include <QApplication>

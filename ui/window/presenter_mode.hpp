@@ -5,7 +5,7 @@
 // window state, the docks and tool bars, and the view arrangement.
 #pragma once
 
-#include "window/theme.hpp"
+#include "ui/window/theme.hpp"
 
 #include <QByteArray>
 #include <QFont>

@@ -1,5 +1,5 @@
 // A recording's run headers as a run_setup and its resolution, for the controls dock.
-#include "window/recorded_setup.hpp"
+#include "ui/window/recorded_setup.hpp"
 
 #include "session/recording_reader.hpp"
 

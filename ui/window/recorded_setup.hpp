@@ -2,7 +2,7 @@
 // that the preset, era, switches and workload on screen are the recording's, not the live machine's.
 #pragma once
 
-#include "live/run_setup.hpp"
+#include "ui/live/run_setup.hpp"
 
 namespace pcplab::session
 {

@@ -1,5 +1,5 @@
 // The window's recorder: a mutex-guarded session::recorder fed from the engine threads.
-#include "window/recording_tap.hpp"
+#include "ui/window/recording_tap.hpp"
 
 #include "session/recording_schema.hpp"
 

@@ -4,7 +4,7 @@
 // A pair repeats the other half's previous snapshot while one engine boots: each snapshot is written once.
 #pragma once
 
-#include "live/frame_source.hpp"
+#include "ui/live/frame_source.hpp"
 
 #include "session/recorder.hpp"
 

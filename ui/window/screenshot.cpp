@@ -1,13 +1,13 @@
 // The screenshot driver: a timed pause, an event loop until it shows, one last pump and a grab.
-#include "window/screenshot.hpp"
+#include "ui/window/screenshot.hpp"
 
-#include "live/live_source.hpp"
-#include "session/replay_source.hpp"
-#include "window/frame_pump.hpp"
-#include "window/main_window.hpp"
-#include "window/presenter_mode.hpp"
-#include "window/story_player.hpp"
-#include "window/view_area.hpp"
+#include "ui/live/live_source.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/main_window.hpp"
+#include "ui/window/presenter_mode.hpp"
+#include "ui/window/story_player.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,20 +1,20 @@
 // The window's recordings: replaying one (a timeline bar at the bottom while it plays), recording the live
 // run(s), comparing recordings and exporting the current view as a figure. Every problem is a message that
 // names the file; the live machine is never stopped by one.
-#include "window/session_control.hpp"
+#include "ui/window/session_control.hpp"
 
-#include "session/compare_view.hpp"
-#include "session/figure_export.hpp"
-#include "session/replay_source.hpp"
-#include "session/timeline_bar.hpp"
-#include "window/controls_panel.hpp"
-#include "window/frame_pump.hpp"
-#include "window/machine_control.hpp"
-#include "window/qt_text.hpp"
-#include "window/recorded_setup.hpp"
-#include "window/recording_tap.hpp"
-#include "window/view_area.hpp"
-#include "window/window_status.hpp"
+#include "ui/session/compare_view.hpp"
+#include "ui/session/figure_export.hpp"
+#include "ui/session/replay_source.hpp"
+#include "ui/session/timeline_bar.hpp"
+#include "ui/window/controls_panel.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/qt_text.hpp"
+#include "ui/window/recorded_setup.hpp"
+#include "ui/window/recording_tap.hpp"
+#include "ui/window/view_area.hpp"
+#include "ui/window/window_status.hpp"
 
 #include "session/recording_schema.hpp"
 #include "session/recording_writer.hpp"

@@ -1,5 +1,5 @@
 // The story caption's layout and placement.
-#include "window/story_caption.hpp"
+#include "ui/window/story_caption.hpp"
 
 #include <QGridLayout>
 #include <QHBoxLayout>

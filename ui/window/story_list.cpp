@@ -1,7 +1,7 @@
 // The story list, built from the story table.
-#include "window/story_list.hpp"
+#include "ui/window/story_list.hpp"
 
-#include "window/qt_text.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "lessons/seed_stories.hpp"
 

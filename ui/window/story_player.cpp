@@ -1,14 +1,14 @@
 // A story's machine, its checkpoints and its caption.
-#include "window/story_player.hpp"
+#include "ui/window/story_player.hpp"
 
-#include "live/live_source.hpp"
-#include "views/view_style.hpp"
-#include "window/frame_pump.hpp"
-#include "window/machine_control.hpp"
-#include "window/qt_text.hpp"
-#include "window/story_caption.hpp"
-#include "window/view_area.hpp"
-#include "window/window_status.hpp"
+#include "ui/live/live_source.hpp"
+#include "ui/views/view_style.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/qt_text.hpp"
+#include "ui/window/story_caption.hpp"
+#include "ui/window/view_area.hpp"
+#include "ui/window/window_status.hpp"
 
 #include "lessons/seed_stories.hpp"
 

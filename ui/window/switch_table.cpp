@@ -1,7 +1,7 @@
 // The switch rows of the controls dock.
-#include "window/switch_table.hpp"
+#include "ui/window/switch_table.hpp"
 
-#include "window/qt_text.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include <QCheckBox>
 #include <QEvent>

@@ -1,5 +1,5 @@
 // Two palettes (light, dark) and their high-contrast variants, set on the whole application.
-#include "window/theme.hpp"
+#include "ui/window/theme.hpp"
 
 #include <QApplication>
 #include <QFontInfo>

@@ -1,5 +1,5 @@
 // The grid + tabs arrangement of the views and the focus page.
-#include "window/view_area.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QDataStream>
 #include <QIODevice>

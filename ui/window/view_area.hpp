@@ -3,7 +3,7 @@
 // focused to fill the area (presenter mode, `pcplab --screenshot --view NAME`) and put back.
 #pragma once
 
-#include "views/view.hpp"
+#include "ui/views/view.hpp"
 
 #include <QByteArray>
 #include <QPointer>

@@ -1,8 +1,8 @@
 // The status bar's texts, from the frames the pump shows.
-#include "window/window_status.hpp"
+#include "ui/window/window_status.hpp"
 
-#include "window/frame_pump.hpp"
-#include "window/qt_text.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include <QLabel>
 #include <QStatusBar>

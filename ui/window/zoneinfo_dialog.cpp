@@ -1,6 +1,6 @@
-#include "window/zoneinfo_dialog.hpp"
+#include "ui/window/zoneinfo_dialog.hpp"
 
-#include "window/qt_text.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "procfs/host_layout.hpp"
 #include "sim/preset_from_zoneinfo.hpp"

@@ -12,9 +12,9 @@
 // Exit status 1 when a preset stalled over 100 ms or did not reach its workload in time.
 #include "../bench_option.hpp"
 #include "sim/host_malloc.hpp"
-#include "window/frame_pump.hpp"
-#include "window/machine_control.hpp"
-#include "window/main_window.hpp"
+#include "ui/window/frame_pump.hpp"
+#include "ui/window/machine_control.hpp"
+#include "ui/window/main_window.hpp"
 
 #include <QApplication>
 #include <QElapsedTimer>

@@ -15,8 +15,8 @@
 #include "../bench_option.hpp"
 
 #include "sim/host_malloc.hpp"
-#include "views/view.hpp"
-#include "window/view_area.hpp"
+#include "ui/views/view.hpp"
+#include "ui/window/view_area.hpp"
 
 #include <QApplication>
 #include <QDir>

@@ -1,6 +1,7 @@
 #include "buddy_test_support.hpp"
 
 #include "mm/buddy.hpp"
+#include "mm/watermark_check.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,6 +2,7 @@
 // through alloc_pages / free_pages with the vmstat tick and drains, in every modelled era and switch setting.
 #include "mm/boot.hpp"
 #include "mm/page_alloc.hpp"
+#include "mm/vmstat.hpp"
 #include "pcp_test_support.hpp"
 
 #include <random>

@@ -1,6 +1,8 @@
 // drain_all_pages, drain_zone_pages and the vmstat tick (refresh_cpu_vm_stats).
 #include "pcp_test_support.hpp"
 
+#include "mm/vmstat.hpp"
+
 #include <set>
 
 using namespace pcp_test;

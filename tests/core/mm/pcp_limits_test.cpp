@@ -1,6 +1,7 @@
 #include "mm/kernel_era.hpp"
 #include "mm/machine.hpp"
 #include "mm/pcp_limits.hpp"
+#include "mm/vmstat.hpp"
 #include "mm/watermarks.hpp"
 
 #include <catch2/catch.hpp>
