@@ -155,7 +155,7 @@ void story_player::show_checkpoint(int index)
     const auto b = m_parts.pump->shown_b();
     std::vector<story_caption::figure_row> rows;
     for (const auto& f : c.figures) rows.push_back({qs(f.label), figure_value(f, a.get()), figure_value(f, b.get())});
-    m_caption->show_text(tr("Seed %1 · %2 of %3").arg(qs(m_story->seed->id)).arg(index + 1).arg(cps.size()),
+    m_caption->show_text(tr("Story %1 · %2 of %3").arg(qs(m_story->seed->id)).arg(index + 1).arg(cps.size()),
         qs(c.title), qs(c.caption), rows, index + 1 == static_cast<int>(cps.size()));
     emit checkpoint_reached(index);
 }
