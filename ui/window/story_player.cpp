@@ -96,8 +96,9 @@ QString story_player::start(const QString& id)
     m_shown = -1;
     m_boot_end_ns.reset();
     m_armed = false;
-    m_parts.status->show_message(
-        tr("Story %1: %2. It pauses where the patch shows.").arg(qs(s->seed->id), qs(s->summary)), 10000);
+    // The story's machines in a line that fits the status bar beside its permanent part at 1280 px (with "It
+    // pauses where the patch shows." appended, 005's was cut mid-sentence at 1600 px; the Stories page says it).
+    m_parts.status->show_message(tr("Story %1: %2").arg(qs(s->seed->id), qs(s->summary)), 10000);
     return {};
 }
 
