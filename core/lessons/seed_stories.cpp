@@ -90,9 +90,9 @@ const std::vector<story_text>& table()
                 {40 * MS, "limits", "pcp->high moves on B",
                     "On B (Huang Ying's auto-tuning) a CPU that refills its list raises its own pcp->high, up "
                     "to high_max; the vmstat tick lets it decay again. A keeps the high it booted with. For now "
-                    "the key figures show B worse: refills with no free between them double in size (alloc_factor, up "
-                    "to "
-                    "batch << 5 = 2016 pages), so B fills its growing lists in long zone->lock holds. That is "
+                    "the key figures show B worse: refills with no free between them double in size "
+                    "(alloc_factor, up to batch << 5 = 2016 pages), so B fills its growing lists in long "
+                    "zone->lock holds. That is "
                     "the price of the larger lists; the next stop shows what they buy.",
                     {{"mean high of the Normal pagesets", "mean(pagesets where zone == \"Normal\", high)", ""},
                         {"largest high", "max(pagesets where zone == \"Normal\", high)", ""}}},

@@ -2,6 +2,7 @@
 #include "ui/window/command_line.hpp"
 
 #include "ui/window/lessons.hpp"
+#include "ui/window/qt_text.hpp"
 
 #include "lessons/lesson.hpp"
 #include "lessons/lesson_parser.hpp"
@@ -270,13 +271,13 @@ QString wrapped_list(const QString& first, const QStringList& items)
 QString usage_text()
 {
     QStringList switches;
-    for (const auto& d : mm::patch_table()) switches << QString::fromUtf8(d.name.data(), qsizetype(d.name.size()));
+    for (const auto& d : mm::patch_table()) switches << qs(d.name);
     QStringList workloads;
-    for (const std::string& w : sim::workload_names()) workloads << QString::fromStdString(w);
+    for (const std::string& w : sim::workload_names()) workloads << qs(w);
     const auto& stories = lessons::seed_stories();
-    const QString story_range = stories.empty() ? QString()
-                                                : QString::fromStdString(stories.front().seed->id)
-            + QStringLiteral(" .. ") + QString::fromStdString(stories.back().seed->id);
+    const QString story_range = stories.empty()
+        ? QString()
+        : qs(stories.front().seed->id) + QStringLiteral(" .. ") + qs(stories.back().seed->id);
     return QStringLiteral(
                "Usage: pcplab [options]\n"
                "\n"
@@ -296,9 +297,8 @@ QString usage_text()
             "  --speed X|max           virtual time per wall second as a factor of real time (default 1)\n"
             "  --theme dark|light      colour theme\n"
             "  --presenter             presenter mode: full screen, large fonts, high contrast\n"
-            "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred, events, "
-            "proc,\n"
-            "                          model\n"
+            "  --view NAME             focus one view: pcp, locks, limits, rates, heat, buddy, deferred,\n"
+            "                          events, proc, model\n"
             "  --replay FILE           replay a recording (pcplab-cli run --record, or File > Record in the window)\n"
             "  --lesson ID             open a lesson in the lessons dock: 03, 03-seed-000-..., or a seed such as 000\n"
             "  --story ID              play a story (%1): its machine in A/B, pausing where the patch\n"
