@@ -106,7 +106,6 @@ void limits_view::rebuild_layout(const frame& f)
     m_zones.clear();
     m_legend = nullptr;
     m_legend_order.clear();
-    m_legend_sides = f.b ? 2 : 1;
     clear_plot(m_plot);
     m_samples[0].reset();
     m_samples[1].reset();
@@ -208,8 +207,8 @@ void limits_view::rebuild_layout(const frame& f)
         zp->name->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
         zp->name->setText(zone_label(z.node, z.zone));
         if (m_zones.empty()) {
-            // The legend's entries by importance, A's and B's of a kind side by side (refit_legend keeps pairs
-            // whole): what is left out when the view is small goes last.
+            // The legend's entries by importance, what is left out when the view is small last; in A/B one
+            // entry per kind with A's and B's icons (fourteen entries did not fit a 1280x800 screen).
             using member = QCPGraph* limits_series::*;
             std::vector<member> kinds = {&limits_series::g_high, &limits_series::g_batch, &limits_series::g_limit};
             // Per-CPU highs differ only with auto-tuning (v6.7+); before, they all equal the zone's high. Where
@@ -218,8 +217,14 @@ void limits_view::rebuild_layout(const frame& f)
             if (tuned)
                 kinds.insert(kinds.end(), {&limits_series::g_hi, &limits_series::g_highm, &limits_series::g_hmin});
             kinds.push_back(&limits_series::g_vline);
-            for (const member k : kinds)
-                for (int side = 0; side < (ab ? 2 : 1); ++side) m_legend_order.push_back(zp->s[side].*k);
+            const int prefix = static_cast<int>(side_prefix(ab, 0).size());
+            for (const member k : kinds) {
+                QCPGraph* g = zp->s[0].*k;
+                if (ab)
+                    m_legend_order.push_back({g, zp->s[1].*k, tr("A, B: %1").arg(g->name().mid(prefix))});
+                else
+                    m_legend_order.push_back({g, nullptr, {}});
+            }
         }
         m_zones.push_back(std::move(zp));
     }
@@ -458,14 +463,12 @@ void limits_view::refit_legend()
     // first; none in a view too short to spare a line (the names are in the tooltip of the markers and the
     // view's larger self).
     const int rows = m_plot->height() < 200 ? 0 : m_plot->height() < 320 ? 1 : m_plot->height() < 420 ? 2 : 3;
-    const QFontMetrics fm(m_legend->font());
     const int width = m_plot->width() - 20;
     std::vector<int> entry_width;
-    for (const QCPGraph* g : m_legend_order)
-        entry_width.push_back(
-            fm.horizontalAdvance(g->name()) + m_legend->iconSize().width() + m_legend->iconTextPadding() + 14);
+    for (const legend_entry& e : m_legend_order)
+        entry_width.push_back(legend_entry_width(m_legend, e.text.isEmpty() ? e.a->name() : e.text, e.b ? 2 : 1));
     // The legend fills rows of `c` entries; each of its columns is as wide as the widest entry in it. The most
-    // entries (A's only with B's) that some column count lays out within the width and rows, and that count.
+    // entries that some column count lays out within the width and rows, and that count.
     const auto row_width = [&](std::size_t n, std::size_t c) {
         int total = -m_legend->columnSpacing();
         for (std::size_t col = 0; col < c; ++col) {
@@ -477,7 +480,7 @@ void limits_view::refit_legend()
     };
     std::size_t fit = 0;
     int columns = 1;
-    for (std::size_t n = m_legend_sides; n <= m_legend_order.size() && rows > 0; n += m_legend_sides) {
+    for (std::size_t n = 1; n <= m_legend_order.size() && rows > 0; ++n) {
         std::size_t c = n;
         while (c > 0 && ((n + c - 1) / c > static_cast<std::size_t>(rows) || row_width(n, c) > width)) --c;
         if (c == 0 || (n + c - 1) / c > static_cast<std::size_t>(rows)) break;
@@ -486,7 +489,13 @@ void limits_view::refit_legend()
     }
     m_legend->clearItems();
     m_legend->setWrap(columns);
-    for (std::size_t i = 0; i < fit; ++i) add_to_legend(m_legend_order[i], m_legend);
+    for (std::size_t i = 0; i < fit; ++i) {
+        const legend_entry& e = m_legend_order[i];
+        if (e.b)
+            add_pair_to_legend(e.a, e.b, e.text, m_legend);
+        else
+            add_to_legend(e.a, m_legend);
+    }
     m_legend->setFillOrder(m_legend->fillOrder(), true);
 }
 

@@ -77,8 +77,13 @@ private:
     bool m_tuned = false; // v6.7+: high_min/high_max are limits of their own
     frame_gate m_gate;
     QCPLegend* m_legend = nullptr; // owned by the plot's layout
-    std::vector<QCPGraph*> m_legend_order; // the legend's candidates, most important first
-    int m_legend_sides = 1; // 2 in A/B: the entries come in pairs, A and B
+    // A legend entry: one machine's line, or in A/B A's and B's lines of a kind with their shared text.
+    struct legend_entry {
+        QCPGraph* a = nullptr;
+        QCPGraph* b = nullptr; // null outside A/B
+        QString text; // empty: a's name
+    };
+    std::vector<legend_entry> m_legend_order; // the legend's candidates, most important first
     sample_cursor m_samples[2];
     entry_cursor m_events[2];
     frame m_last; // the newest frame given (its histories stay valid until the next one): redrawn on a new zone
