@@ -282,6 +282,23 @@ TEST_CASE("the limits view stacks one plot per zone of the selected type and not
     CHECK(v.marker_tooltip_at({2, 2}).isEmpty());
 }
 
+TEST_CASE("the lock view says how many zones it had no room to draw a lane for", "[ui][views][locks]")
+{
+    // Presenter mode at 1280x800 drew two of skylake-4s's four Normal zones, and nothing said the others existed:
+    // they read as idle. Classroom has two Normal zones (one per node); A and B give four lanes.
+    stepped_machine& a = classroom();
+    stepped_machine b(test::preset_engine_config("classroom"), 1);
+    b.advance(2 * ms);
+    const ui::frame f = test::make_frame(a, &b);
+    ui::locks_view v;
+    v.resize(1000, 700);
+    render(&v, f);
+    CHECK(v.zones_left_out() == 0);
+    v.resize(1000, 230); // room for one zone's pair of lanes above the histogram
+    render(&v, f);
+    CHECK(v.zones_left_out() >= 1);
+}
+
 TEST_CASE("the lock view draws the holds it is given and says when holds are not kept")
 {
     stepped_machine& m = classroom();

@@ -65,8 +65,9 @@ void locks_view::seek_to(qint64 t_ns)
     update();
 }
 
-std::vector<lane_input> locks_view::lanes(int max_lanes) const
+std::vector<lane_input> locks_view::lanes(int max_lanes, int& left_out) const
 {
+    left_out = 0;
     std::vector<lane_input> out;
     if (!m_frame.a || !m_frame.ha) return out;
     const bool ab = m_frame.b && m_frame.hb;
@@ -78,7 +79,10 @@ std::vector<lane_input> locks_view::lanes(int max_lanes) const
         if (m_frame.a->zones[static_cast<std::size_t>(zi)].lock.m.acquisitions > 0) shown.push_back(zi);
     if (shown.empty()) shown = chosen;
     const std::size_t cap = static_cast<std::size_t>(std::max(1, ab ? max_lanes / 2 : max_lanes));
-    if (shown.size() > cap) shown.resize(cap);
+    if (shown.size() > cap) {
+        left_out = static_cast<int>(shown.size() - cap);
+        shown.resize(cap);
+    }
     for (int zi : shown) {
         out.push_back({m_frame.a.get(), m_frame.ha, zi, 0, ab});
         if (ab) {
@@ -115,6 +119,7 @@ void locks_view::paintEvent(QPaintEvent*)
     const QPalette& pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Window));
     m_hits.clear();
+    m_left_out = 0;
     if (!m_frame.a) {
         draw_message(p, rect(), tr("Waiting for the first snapshot"), pal);
         return;
@@ -150,7 +155,7 @@ void locks_view::paintEvent(QPaintEvent*)
     const int axis_h = fm.height() + 4;
     const int lane_min = 2 * fm.height() + 3;
     const int lanes_room = avail - std::max(fm.height() * 6, avail / 3);
-    const auto ls = lanes(std::max(1, (lanes_room - axis_h) / lane_min));
+    const auto ls = lanes(std::max(1, (lanes_room - axis_h) / lane_min), m_left_out);
     const int n = std::max(1, static_cast<int>(ls.size()));
     const int lanes_h = std::max(n * lane_min + axis_h, std::min(n * 90 + axis_h, lanes_room));
     const int hist_h = avail - lanes_h;
@@ -182,6 +187,11 @@ void locks_view::paintEvent(QPaintEvent*)
         p.drawText(QRect(lx + 16, ly, tw + 2, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, t);
         lx += 16 + tw + fm.height();
     };
+    if (m_left_out > 0)
+        // First, so that a full legend never drops it: lanes missing without a word read as idle zones.
+        item(warn_color(pal),
+            tr("%1 without room for a lane: choose one above")
+                .arg(count_of(m_left_out, tr("more zone"), tr("more zones"))));
     if (a.holds_kept) {
         item(QColor(), tr("shade: share of each pixel's time the lock was held"));
         for (int n : nodes) item(node_color(n, pal), tr("by a node %1 CPU").arg(n));

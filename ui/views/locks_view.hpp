@@ -30,6 +30,7 @@ public:
     QString tooltip_at(const QPoint& pos) const override; // for the tests
     std::int64_t window_ns() const { return m_window_ns; }
     int holds_drawn() const { return static_cast<int>(m_hits.size()); } // wide holds of the last paint
+    int zones_left_out() const { return m_left_out; } // chosen zones with no room for a lane in the last paint
     zone_picker* picker() const { return m_picker; }
     // The zone of A's snapshot whose histogram is shown (the chosen one, or the busiest of the type), or -1.
     int histogram_zone() const;
@@ -43,13 +44,15 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
 
 private:
-    std::vector<lane_input> lanes(int max_lanes) const;
+    // The lanes of the chosen zones, at most `max_lanes`; `left_out` gets how many zones did not fit.
+    std::vector<lane_input> lanes(int max_lanes, int& left_out) const;
 
     frame m_frame; // pointers into the window's histories, valid until the next show_frame
     zone_picker* m_picker;
     header_line* m_header;
     QWidget* m_bar;
     std::vector<hold_hit> m_hits;
+    int m_left_out = 0;
     std::int64_t m_window_ns = 2'000'000; // virtual time the lanes span
     bool m_auto_window = true; // follow the pace of the run until the user zooms
     bool m_follow = true;
