@@ -189,7 +189,7 @@ void locks_view::paintEvent(QPaintEvent*)
     };
     if (m_left_out > 0)
         // First, so that a full legend never drops it: lanes missing without a word read as idle zones.
-        item(warn_color(pal),
+        item(QColor(),
             tr("%1 without room for a lane: choose one above")
                 .arg(count_of(m_left_out, tr("more zone"), tr("more zones"))));
     if (a.holds_kept) {
