@@ -102,3 +102,29 @@ TEST_CASE("before any work is done, the per-work figures and 0 vs 0 tell nothing
     for (const auto& c : compare_figures(a2, &b2))
         if (c.headline) CHECK(c.telling);
 }
+
+TEST_CASE("deferred init is a key figure where a machine has one, and a headline only where A and B differ")
+{
+    // Story 004's presenter strip read "+0.0 %" four times: its workload is the boot, and the figure that differs
+    // (the modelled deferred init, 167.8 ms against 19.3 ms) was not among the key figures.
+    sim::snapshot a = machine(10, 100, 5, 2.4, 7), b = machine(10, 100, 5, 2.4, 7);
+    const sim::snapshot none = a;
+    a.deferred_init.push_back({});
+    a.deferred_init.back().modelled_ms = 167.8;
+    a.deferred_init.push_back({});
+    a.deferred_init.back().modelled_ms = 150.0;
+    b.deferred_init.push_back({});
+    b.deferred_init.back().modelled_ms = 19.3;
+    const auto f = compare_figures(a, &b);
+    const figure_change& d = row(f, "deferred init");
+    CHECK(d.a == QStringLiteral("167.8 ms")); // the slowest node
+    CHECK(d.verdict == 1);
+    CHECK(d.headline);
+    CHECK(d.telling);
+    // Both sides alike (stories 000-003): not in the strip.
+    CHECK_FALSE(row(compare_figures(a, &a), "deferred init").headline);
+    // No deferred init at all: no value, nothing told.
+    const figure_change& n = row(compare_figures(none, &none), "deferred init");
+    CHECK(n.a == QStringLiteral("-"));
+    CHECK_FALSE(n.telling);
+}

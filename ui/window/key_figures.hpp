@@ -24,6 +24,7 @@ struct key_figures {
     double sys_ns_per_work = 0, zone_allocs_per_work = 0; // 0 until some work is done
     double max_hold_ns = 0; // the longest zone->lock hold so far
     double score = 0; // work units so far
+    double deferred_init_ns = 0; // modelled deferred struct-page init of the slowest node; 0 without one
 };
 key_figures key_figures_of(const sim::snapshot& s);
 
