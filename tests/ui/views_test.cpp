@@ -5,6 +5,8 @@
 #include "ui/views/buddy_view.hpp"
 #include "ui/views/deferred_view.hpp"
 #include "ui/views/events_view.hpp"
+#include "ui/views/header_parts.hpp"
+#include "ui/views/heatmap_view.hpp"
 #include "ui/views/limits_view.hpp"
 #include "ui/views/locks_view.hpp"
 #include "ui/views/model_view.hpp"
@@ -21,6 +23,7 @@
 
 #include <QApplication>
 #include <QImage>
+#include <QPaintEvent>
 #include <QWheelEvent>
 
 #include <algorithm>
@@ -280,6 +283,42 @@ TEST_CASE("the limits view stacks one plot per zone of the selected type and not
     INFO("marker at " << at.x() << "," << at.y() << " plot " << v.width() << "x" << v.height());
     CHECK(v.marker_tooltip_at(at).contains(QStringLiteral("→")));
     CHECK(v.marker_tooltip_at({2, 2}).isEmpty());
+}
+
+TEST_CASE("a view painted under its header bar repaints whole when the bar gets shorter", "[ui][views][locks]")
+{
+    // Story 001's lanes kept a stale band at their top: the header went from two lines to one while the story
+    // was paused, and Qt repainted only the strip the bar uncovered, while the lanes had moved up under it.
+    for (const bool heat : {false, true}) {
+        std::unique_ptr<ui::view> v;
+        if (heat)
+            v = std::make_unique<ui::heatmap_view>();
+        else
+            v = std::make_unique<ui::locks_view>();
+        v->resize(600, 400);
+        v->show();
+        render(v.get(), test::make_frame(classroom()));
+        auto* header = v->findChild<ui::header_line*>();
+        REQUIRE(header);
+        QWidget* bar = header->parentWidget();
+        bar->setFixedHeight(80);
+        QApplication::processEvents();
+        struct paint_spy : QObject {
+            QRegion seen;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                if (e->type() == QEvent::Paint) seen += static_cast<QPaintEvent*>(e)->region();
+                return false;
+            }
+        } spy;
+        v->installEventFilter(&spy);
+        bar->setFixedHeight(40);
+        QApplication::processEvents();
+        v->removeEventFilter(&spy);
+        INFO((heat ? "heatmap" : "locks") << " view: repainted " << spy.seen.boundingRect().y() << "+"
+                                          << spy.seen.boundingRect().height() << " of " << v->height() << " px");
+        CHECK(spy.seen.contains(QPoint(300, 300))); // far below the strip the bar uncovered
+    }
 }
 
 TEST_CASE("the lock view says how many zones it had no room to draw a lane for", "[ui][views][locks]")

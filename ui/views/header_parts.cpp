@@ -3,6 +3,7 @@
 
 #include "ui/views/view_style.hpp"
 
+#include <QEvent>
 #include <QPainter>
 
 namespace pcplab::ui
@@ -106,6 +107,34 @@ void header_line::paintEvent(QPaintEvent*)
     QPainter p(this);
     p.setPen(text_color(palette()));
     draw_parts(p, rect(), m_parts, k_max_lines);
+}
+
+namespace
+{
+class repaint_on_resize : public QObject
+{
+public:
+    repaint_on_resize(QWidget* bar, QWidget* view)
+        : QObject(bar)
+        , m_view(view)
+    {
+    }
+
+protected:
+    bool eventFilter(QObject*, QEvent* e) override
+    {
+        if (e->type() == QEvent::Resize) m_view->update();
+        return false;
+    }
+
+private:
+    QWidget* m_view;
+};
+} // namespace
+
+void repaint_view_when_resized(QWidget* bar, QWidget* view)
+{
+    bar->installEventFilter(new repaint_on_resize(bar, view));
 }
 
 } // namespace pcplab::ui

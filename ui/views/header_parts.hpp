@@ -38,4 +38,10 @@ private:
     QStringList m_parts;
 };
 
+// An opaque view (Qt::WA_OpaquePaintEvent) paints its content from the bottom of its header bar down. When the
+// bar changes height (its header_line goes from two lines to one) the whole picture moves, but Qt repaints only
+// the strip the bar uncovered: story 001's lanes kept a stale 5 px band at their top until the next frame,
+// which a paused story never sends. This repaints `view` whenever `bar` is resized.
+void repaint_view_when_resized(QWidget* bar, QWidget* view);
+
 } // namespace pcplab::ui

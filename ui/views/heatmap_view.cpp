@@ -62,6 +62,7 @@ heatmap_view::heatmap_view(QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(m_bar);
+    repaint_view_when_resized(m_bar, this);
     lay->addStretch(1);
     connect(m_what, &QComboBox::activated, this,
         [this](int i) { set_quantity(i == 1 ? quantity::waiting : quantity::depth); });

@@ -34,6 +34,7 @@ locks_view::locks_view(QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->addWidget(m_bar);
+    repaint_view_when_resized(m_bar, this);
     lay->addStretch(1);
     connect(m_picker, &zone_picker::chosen, this, [this] { update(); });
 }
