@@ -117,10 +117,13 @@ void presenter_mode::leave()
     };
     QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
     put_back();
-    // A window manager ends full screen asynchronously: the layout again once it has.
-    QTimer::singleShot(150, this, [this, put_back] {
-        if (!m_on && !m_window->isFullScreen()) put_back();
-    });
+    // A window manager ends full screen asynchronously: the layout again once it has. Twice: on a loaded host
+    // openbox had not put the frame back 150 ms later, so the move placed the window's inside at the frame's old
+    // corner and its title bar off the screen.
+    for (const int ms : {150, 600})
+        QTimer::singleShot(ms, this, [this, put_back] {
+            if (!m_on && !m_window->isFullScreen()) put_back();
+        });
 }
 
 } // namespace pcplab::ui
