@@ -9,6 +9,7 @@
 #include "sim/workload.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -86,7 +87,7 @@ struct step {
     bool boots = false; // the step names setup keys: a new machine with `setup`
     step_setup setup; // the accumulated setup in force for this step
     std::vector<std::pair<mm::patch, bool>> flips; // live switch changes before the run
-    std::vector<std::pair<std::string, long>> writes; // live sysctl writes before the run
+    std::vector<std::pair<mm::vm_sysctl, long>> writes; // live sysctl writes before the run
     std::optional<sim::vtime_ns> run_ns; // run for this long (virtual)
     bool run_to_finish = false; // run: finish
     std::string highlight; // a view id ("limits"), or ""

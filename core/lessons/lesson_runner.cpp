@@ -105,9 +105,9 @@ lesson_outcome run_lesson(const lesson& l, const run_bounds& bounds)
             }
             sim::engine& e = *m.engine;
             for (const auto& [p, on] : s.flips) e.set_patch(p, on);
-            for (const auto& [name, v] : s.writes)
-                if (auto why = e.set_sysctl(name, v); !why.empty())
-                    throw std::runtime_error("write " + name + ": " + why);
+            for (const auto& [which, v] : s.writes)
+                if (auto why = e.set_sysctl(which, v); !why.empty())
+                    throw std::runtime_error("write " + mm::vm_sysctl_name(which) + ": " + why);
             auto bounded = [&](sim::vtime_ns ns) { return bounds.run_ns ? std::min(ns, *bounds.run_ns) : ns; };
             if (s.run_ns) {
                 const sim::vtime_ns start = e.now();

@@ -252,7 +252,8 @@ private:
                 auto r = resolve_setup(m_st.setup);
                 if (auto* es = std::get_if<engine_setup>(&r))
                     if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
-                m_step.writes.push_back(*sc);
+                // sysctl_value took only a known name: it becomes the typed sysctl here, at the lesson file's edge.
+                if (auto which = mm::vm_sysctl_from_name(sc->first)) m_step.writes.emplace_back(*which, sc->second);
             }
         } else if (e.key == "run") {
             if (v == "finish") {

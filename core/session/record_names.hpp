@@ -2,7 +2,7 @@
 // way back from a name to the value when a replay rebuilds a snapshot.
 #pragma once
 
-#include "sim/engine_command.hpp"
+#include "sim/command_result.hpp"
 #include "sim/metrics.hpp"
 #include "sim/snapshot.hpp"
 

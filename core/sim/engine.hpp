@@ -15,6 +15,7 @@
 #include "sim/workload.hpp"
 
 #include "mm/machine.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <functional>
 #include <memory>
@@ -128,9 +129,12 @@ public:
     std::uint64_t events_processed() const; // steps run so far
 
     // Live control (call from the engine's thread; the engine thread wrapper queues them).
-    void set_patch(mm::patch p, bool on); // semantics documented in engine_control.cpp
+    // Semantics documented in engine_control.cpp. Returns why the switch means nothing on this machine's era
+    // ("" when it acts): the one place a live flip's applicability is decided, answered in its command result.
+    std::string set_patch(mm::patch p, bool on);
     void set_intensity(double intensity);
-    std::string set_sysctl(const std::string& name, long value); // "" on success
+    std::string set_sysctl(mm::vm_sysctl s, long value); // "" on success, else why the write is refused
+    std::string set_sysctl(const std::string& name, long value); // by name (lesson files, tests): the same
 
     const engine_config& config() const;
     mm::machine& machine();

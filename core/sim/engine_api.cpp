@@ -121,14 +121,19 @@ std::uint64_t engine::events_processed() const
     return m_impl->steps;
 }
 
-void engine::set_patch(mm::patch p, bool on)
+std::string engine::set_patch(mm::patch p, bool on)
 {
-    m_impl->set_patch(p, on);
+    return m_impl->set_patch(p, on);
 }
 
 void engine::set_intensity(double intensity)
 {
     m_impl->set_intensity(intensity);
+}
+
+std::string engine::set_sysctl(mm::vm_sysctl s, long value)
+{
+    return m_impl->set_sysctl(s, value);
 }
 
 std::string engine::set_sysctl(const std::string& name, long value)

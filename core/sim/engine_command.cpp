@@ -5,161 +5,101 @@
 namespace pcplab::sim
 {
 
-const char* command_kind_name(command_kind k)
+// The argument of each payload, as a log line shows it (after the kind's name).
+namespace
 {
-    switch (k) {
-    case command_kind::pause:
-        return "pause";
-    case command_kind::resume:
-        return "resume";
-    case command_kind::step_action:
-        return "step";
-    case command_kind::step_quantum:
-        return "step_quantum";
-    case command_kind::set_speed:
-        return "speed";
-    case command_kind::set_quantum:
-        return "quantum";
-    case command_kind::reboot:
-        return "reboot";
-    case command_kind::set_patch:
-        return "set_patch";
-    case command_kind::set_sysctl:
-        return "set_sysctl";
-    case command_kind::set_workload:
-        return "set_workload";
-    case command_kind::set_intensity:
-        return "set_intensity";
-    case command_kind::set_continuous:
-        return "set_continuous";
+struct argument_text {
+    std::ostringstream& o;
+    void operator()(const cmd::set_speed& c) const
+    {
+        if (c.vns_per_wall_s > 0)
+            o << ' ' << c.vns_per_wall_s << " ns/s";
+        else
+            o << " max";
     }
-    return "?";
+    void operator()(const cmd::set_quantum& c) const { o << ' ' << c.quantum << " ns"; }
+    void operator()(const cmd::reboot& c) const
+    {
+        if (c.config) o << " (new configuration)";
+    }
+    void operator()(const cmd::set_patch& c) const
+    {
+        o << ' ' << mm::patch_name(c.patch) << '=' << (c.on ? "on" : "off");
+    }
+    void operator()(const cmd::set_sysctl& c) const { o << ' ' << mm::vm_sysctl_name(c.sysctl) << '=' << c.value; }
+    void operator()(const cmd::set_workload& c) const { o << ' ' << c.name; }
+    void operator()(const cmd::set_intensity& c) const { o << ' ' << c.intensity; }
+    void operator()(const cmd::set_continuous& c) const { o << (c.on ? " on" : " off"); }
+    template <typename Other> void operator()(const Other&) const { } // run control: no argument
+};
+
+engine_command of(command_payload p, command_target target = command_target::both)
+{
+    engine_command c;
+    c.payload = std::move(p);
+    c.target = target;
+    return c;
 }
+} // namespace
 
 std::string engine_command::describe() const
 {
     std::ostringstream o;
-    o << command_kind_name(kind);
-    switch (kind) {
-    case command_kind::set_speed:
-        if (number > 0)
-            o << ' ' << number << " ns/s";
-        else
-            o << " max";
-        break;
-    case command_kind::set_quantum:
-        o << ' ' << value << " ns";
-        break;
-    case command_kind::reboot:
-        if (config) o << " (new configuration)";
-        break;
-    case command_kind::set_patch:
-        o << ' ' << name << '=' << (on ? "on" : "off");
-        break;
-    case command_kind::set_sysctl:
-        o << ' ' << name << '=' << value;
-        break;
-    case command_kind::set_workload:
-        o << ' ' << name;
-        break;
-    case command_kind::set_intensity:
-        o << ' ' << number;
-        break;
-    case command_kind::set_continuous:
-        o << (on ? " on" : " off");
-        break;
-    default:
-        break;
-    }
+    o << command_kind_name(kind());
+    std::visit(argument_text{o}, payload);
     if (target == command_target::a) o << " [A]";
     if (target == command_target::b) o << " [B]";
     if (at) o << " at " << *at << " ns";
     return o.str();
 }
 
-namespace
-{
-engine_command of_kind(command_kind k)
-{
-    engine_command c;
-    c.kind = k;
-    return c;
-}
-} // namespace
-
 engine_command make_pause()
 {
-    return of_kind(command_kind::pause);
+    return of(cmd::pause{});
 }
 engine_command make_resume()
 {
-    return of_kind(command_kind::resume);
+    return of(cmd::resume{});
 }
 engine_command make_step_action()
 {
-    return of_kind(command_kind::step_action);
+    return of(cmd::step_action{});
 }
 engine_command make_step_quantum()
 {
-    return of_kind(command_kind::step_quantum);
+    return of(cmd::step_quantum{});
 }
-
 engine_command make_set_speed(double vns_per_wall_s)
 {
-    auto c = of_kind(command_kind::set_speed);
-    c.number = vns_per_wall_s;
-    return c;
+    return of(cmd::set_speed{vns_per_wall_s});
 }
-
 engine_command make_set_quantum(vtime_ns quantum)
 {
-    auto c = of_kind(command_kind::set_quantum);
-    c.value = static_cast<long>(quantum);
-    return c;
+    return of(cmd::set_quantum{quantum});
 }
-
 engine_command make_reboot(std::shared_ptr<const engine_config> cfg)
 {
-    auto c = of_kind(command_kind::reboot);
-    c.config = std::move(cfg);
-    return c;
+    return of(cmd::reboot{std::move(cfg)});
 }
-
-engine_command make_set_patch(std::string name, bool on)
+engine_command make_set_patch(mm::patch p, bool on, command_target target)
 {
-    auto c = of_kind(command_kind::set_patch);
-    c.name = std::move(name);
-    c.on = on;
-    return c;
+    return of(cmd::set_patch{p, on}, target);
 }
-
-engine_command make_set_sysctl(std::string name, long value)
+engine_command make_set_sysctl(mm::vm_sysctl s, long value, command_target target)
 {
-    auto c = of_kind(command_kind::set_sysctl);
-    c.name = std::move(name);
-    c.value = value;
-    return c;
+    return of(cmd::set_sysctl{s, value}, target);
 }
-
 engine_command make_set_workload(std::string name)
 {
-    auto c = of_kind(command_kind::set_workload);
-    c.name = std::move(name);
-    return c;
+    return of(cmd::set_workload{std::move(name)});
 }
-
 engine_command make_set_intensity(double x)
 {
-    auto c = of_kind(command_kind::set_intensity);
-    c.number = x;
-    return c;
+    return of(cmd::set_intensity{x});
 }
-
 engine_command make_set_continuous(bool on)
 {
-    auto c = of_kind(command_kind::set_continuous);
-    c.on = on;
-    return c;
+    return of(cmd::set_continuous{on});
 }
 
 std::uint64_t command_queue::push(engine_command c)

@@ -1,9 +1,15 @@
 // Commands to a running engine (pause, step, speed, reboot, switches, sysctls, workload, intensity) and the
-// queue that carries them to the engine's thread. The queue's mutex is held only to push or to take the
-// whole batch, never while the engine computes.
+// queue that carries them to the engine's thread. A command is a typed payload (command_payload): a switch
+// travels as cmd::set_patch{mm::patch, on} from the window to the engine; names are parsed at the edges (CLI
+// flags, lesson files, recordings), never here. The queue's mutex is held only to push or to take the whole
+// batch, never while the engine computes.
 #pragma once
 
+#include "sim/command_result.hpp"
 #include "sim/workload.hpp"
+
+#include "mm/patch_switches.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -13,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace pcplab::sim
@@ -20,38 +27,64 @@ namespace pcplab::sim
 
 struct engine_config;
 
-enum class command_kind : std::uint8_t {
-    pause,
-    resume,
-    step_action, // pause, then run one action of the CPU furthest behind
-    step_quantum, // pause, then advance by one virtual quantum
-    set_speed, // number: virtual ns per wall second; <= 0 = as fast as possible
-    set_quantum, // value: virtual ns between command boundaries (> 0)
-    reboot, // config: a new configuration (preset, era, switches ...), or null = the same again
-    set_patch, // name, on
-    set_sysctl, // name, value
-    set_workload, // name: reboots with the same configuration and this workload
-    set_intensity, // number
-    set_continuous, // on: a finite workload starts a new round when it finishes (engine_config::continuous)
-};
-const char* command_kind_name(command_kind k);
-
-// Which engine of an A/B pair a command is for (a single engine thread takes every command).
+// Which engine of an A/B pair a command is for: the one side type from the window's controls to the engine
+// (a single engine takes `both` and `a`; `b` is refused there).
 enum class command_target : std::uint8_t { both, a, b };
 
+// One payload per command_kind, with its argument typed.
+namespace cmd
+{
+struct pause {
+};
+struct resume {
+};
+struct step_action { // pause, then run one action of the CPU furthest behind
+};
+struct step_quantum { // pause, then advance by one virtual quantum
+};
+struct set_speed {
+    double vns_per_wall_s = 0; // virtual ns per wall second; <= 0 = as fast as possible
+};
+struct set_quantum {
+    vtime_ns quantum = 0; // virtual ns between command boundaries (> 0)
+};
+struct reboot {
+    std::shared_ptr<const engine_config> config; // a new configuration, or null = the same again
+};
+struct set_patch {
+    mm::patch patch = mm::patch::pcp_update_after_deferred_init;
+    bool on = false;
+};
+struct set_sysctl {
+    mm::vm_sysctl sysctl = mm::vm_sysctl::min_free_kbytes;
+    long value = 0;
+};
+struct set_workload { // reboots with the same configuration and this workload
+    std::string name; // a registered workload (make_workload), as configurations name it
+};
+struct set_intensity {
+    double intensity = 0;
+};
+struct set_continuous { // a finite workload starts a new round when it finishes (engine_config::continuous)
+    bool on = false;
+};
+} // namespace cmd
+
+// In command_kind's order: a payload's index is its kind.
+using command_payload
+    = std::variant<cmd::pause, cmd::resume, cmd::step_action, cmd::step_quantum, cmd::set_speed, cmd::set_quantum,
+        cmd::reboot, cmd::set_patch, cmd::set_sysctl, cmd::set_workload, cmd::set_intensity, cmd::set_continuous>;
+static_assert(std::variant_size_v<command_payload> == static_cast<std::size_t>(command_kind::set_continuous) + 1);
+
 struct engine_command {
-    command_kind kind = command_kind::pause;
+    command_payload payload;
     std::uint64_t id = 0; // assigned when queued; increases in queue order
     // Apply at the first quantum boundary >= at (a script or a replay); nullopt = at the next boundary.
     // Timed commands make a run independent of the wall clock: see lockstep_loop.hpp.
     std::optional<vtime_ns> at;
     command_target target = command_target::both;
-    std::string name;
-    bool on = false;
-    long value = 0;
-    double number = 0;
-    std::shared_ptr<const engine_config> config;
 
+    command_kind kind() const { return static_cast<command_kind>(payload.index()); }
     std::string describe() const; // "set_patch batched-bulk-free=on", for logs and results
 };
 
@@ -63,22 +96,11 @@ engine_command make_step_quantum();
 engine_command make_set_speed(double vns_per_wall_s);
 engine_command make_set_quantum(vtime_ns quantum);
 engine_command make_reboot(std::shared_ptr<const engine_config> cfg = nullptr);
-engine_command make_set_patch(std::string name, bool on);
-engine_command make_set_sysctl(std::string name, long value);
+engine_command make_set_patch(mm::patch p, bool on, command_target target = command_target::both);
+engine_command make_set_sysctl(mm::vm_sysctl s, long value, command_target target = command_target::both);
 engine_command make_set_workload(std::string name);
 engine_command make_set_intensity(double x);
 engine_command make_set_continuous(bool on);
-
-// What became of a command: where in the run it was applied (the log that replays it exactly).
-struct command_result {
-    std::uint64_t id = 0;
-    command_kind kind = command_kind::pause;
-    std::string what; // engine_command::describe()
-    bool ok = true;
-    std::string message; // why it was refused, or a note ("late: its time had passed")
-    vtime_ns applied_at_ns = 0; // the quantum boundary at which it took effect
-    std::uint64_t applied_at_event = 0; // engine events processed before it took effect
-};
 
 // Many producers, one consumer (the engine's thread).
 class command_queue

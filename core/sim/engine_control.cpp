@@ -12,7 +12,8 @@
 //    auto-tuning code maintains, is cleared either way.
 //  - parallel-deferred-init (004): deferred init has already run; only the next boot (engine::reboot)
 //    uses the new thread count.
-// A switch that means nothing on the era (mm::patch_not_applicable) is still recorded, with the reason.
+// A switch that means nothing on the era (mm::patch_not_applicable) is still recorded, with the reason, which
+// set_patch returns: it is decided here once and reaches the window in the command's result.
 #include "engine_impl.hpp"
 
 #include "mm/pcp.hpp"
@@ -175,7 +176,7 @@ void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, in
     }
 }
 
-void engine::impl::set_patch(mm::patch p, bool on)
+std::string engine::impl::set_patch(mm::patch p, bool on)
 {
     const bool was = m->patches[p];
     const std::string why = mm::patch_not_applicable(p, on, m->era.version);
@@ -193,7 +194,7 @@ void engine::impl::set_patch(mm::patch p, bool on)
     else if (p == mm::patch::parallel_deferred_init)
         e.text += " (takes effect at the next boot)";
     push_event(std::move(e));
-    if (!booted || was == on || !why.empty()) return;
+    if (!booted || was == on || !why.empty()) return why;
 
     switch (p) {
     case mm::patch::pcp_update_after_deferred_init:
@@ -216,10 +217,10 @@ void engine::impl::set_patch(mm::patch p, bool on)
         break;
     }
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
+    return why;
 }
 
-// The four sysctls of the lab, with or without the "vm." prefix. The value is kept in the config so a
-// reboot keeps it.
+// A name (with or without the "vm." prefix) as lesson files and tests give it.
 std::string engine::impl::set_sysctl(const std::string& name, long value)
 {
     const auto which = mm::vm_sysctl_from_name(name);
@@ -228,10 +229,16 @@ std::string engine::impl::set_sysctl(const std::string& name, long value)
         for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
         return "unknown sysctl '" + name + "' (known: " + known + ")";
     }
+    return set_sysctl(*which, value);
+}
+
+// The sysctls of the lab. The value is kept in the config so a reboot keeps it.
+std::string engine::impl::set_sysctl(mm::vm_sysctl which, long value)
+{
     // Checked before the narrowing below: the bounds include the handlers' int range.
-    std::string err = mm::vm_sysctl_problem(*which, value, m->era);
+    std::string err = mm::vm_sysctl_problem(which, value, m->era);
     if (err.empty()) {
-        switch (*which) {
+        switch (which) {
         case mm::vm_sysctl::percpu_pagelist_fraction:
             err = mm::set_percpu_pagelist_fraction(*m, static_cast<int>(value));
             if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
@@ -259,7 +266,7 @@ std::string engine::impl::set_sysctl(const std::string& name, long value)
     e.t = event_time();
     e.kind = event_kind::note;
     e.new_value = value;
-    e.text = "sysctl " + mm::vm_sysctl_name(*which) + " = " + std::to_string(value);
+    e.text = "sysctl " + mm::vm_sysctl_name(which) + " = " + std::to_string(value);
     push_event(std::move(e));
     return {};
 }

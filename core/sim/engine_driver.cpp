@@ -182,7 +182,7 @@ command_result engine_driver::result_of(const engine_command& c, bool ok, std::s
 {
     command_result r;
     r.id = c.id;
-    r.kind = c.kind;
+    r.kind = c.kind();
     r.what = c.describe();
     r.ok = ok;
     r.message = std::move(message);
@@ -193,54 +193,45 @@ command_result engine_driver::result_of(const engine_command& c, bool ok, std::s
 
 command_result engine_driver::apply(const engine_command& c)
 {
-    switch (c.kind) {
-    case command_kind::reboot:
+    if (const auto* r = std::get_if<cmd::reboot>(&c.payload)) {
         // Without a new configuration: the engine's own, which holds the live switches, sysctls, intensity.
-        if (c.config)
-            m_cfg = *c.config;
+        if (r->config)
+            m_cfg = *r->config;
         else if (m_engine && !failed())
             m_cfg = m_engine->config();
         m_reboot = true;
         return result_of(c);
-    case command_kind::set_workload:
-        if (!is_workload(c.name)) return result_of(c, false, "unknown workload '" + c.name + "'");
+    }
+    if (const auto* w = std::get_if<cmd::set_workload>(&c.payload)) {
+        if (!is_workload(w->name)) return result_of(c, false, "unknown workload '" + w->name + "'");
         if (m_engine && !failed()) m_cfg = m_engine->config();
-        m_cfg.workload = c.name;
+        m_cfg.workload = w->name;
         m_make_load = nullptr; // a named workload replaces one of one's own
         m_reboot = true;
         return result_of(c, true, "the run restarts with the new workload");
-    default:
-        break;
     }
     if (!m_engine || failed()) return result_of(c, false, "no engine is running");
     try {
-        switch (c.kind) {
-        case command_kind::set_patch: {
-            auto p = mm::patch_from_name(c.name);
-            if (!p) return result_of(c, false, "unknown switch '" + c.name + "'");
-            // Accepted even where it means nothing on this era (the engine records why, as does the result).
-            std::string why = mm::patch_not_applicable(*p, c.on, m_engine->machine().era.version);
-            m_engine->set_patch(*p, c.on);
-            return result_of(c, true, why);
-        }
-        case command_kind::set_sysctl: {
-            std::string err = m_engine->set_sysctl(c.name, c.value);
+        if (const auto* f = std::get_if<cmd::set_patch>(&c.payload))
+            // Accepted even where it means nothing on this era: the engine says why, and the result carries it.
+            return result_of(c, true, m_engine->set_patch(f->patch, f->on));
+        if (const auto* w = std::get_if<cmd::set_sysctl>(&c.payload)) {
+            std::string err = m_engine->set_sysctl(w->sysctl, w->value);
             return result_of(c, err.empty(), err);
         }
-        case command_kind::set_intensity:
-            if (!std::isfinite(c.number) || c.number < 0)
+        if (const auto* i = std::get_if<cmd::set_intensity>(&c.payload)) {
+            if (!std::isfinite(i->intensity) || i->intensity < 0)
                 return result_of(c, false, "intensity must be a finite number >= 0");
-            m_engine->set_intensity(c.number);
+            m_engine->set_intensity(i->intensity);
             return result_of(c);
-        case command_kind::set_continuous: {
+        }
+        if (const auto* k = std::get_if<cmd::set_continuous>(&c.payload)) {
             const bool was_finished = m_finished;
-            m_engine->set_continuous(c.on); // a run that had finished starts a new round at once
+            m_engine->set_continuous(k->on); // a run that had finished starts a new round at once
             if (was_finished && !m_engine->finished()) m_finished = false;
             return result_of(c, true, was_finished && !m_finished ? "a new round of the workload starts" : "");
         }
-        default:
-            return result_of(c, false, "not an engine command");
-        }
+        return result_of(c, false, "not an engine command");
     } catch (const std::exception& e) {
         return result_of(c, false, e.what());
     }

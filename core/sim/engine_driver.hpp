@@ -68,7 +68,8 @@ public:
     bool start_round();
     // One action of the CPU furthest behind (after the boot: a boot being played is skipped to its end).
     void step_action();
-    // set_patch, set_sysctl, set_intensity; reboot and set_workload only record the new configuration
+    // set_patch (its result carries the engine's answer: why the switch means nothing on this era, or ""),
+    // set_sysctl, set_intensity, set_continuous; reboot and set_workload only record the new configuration
     // (reboot_requested() turns true) so the caller can boot every engine of a lockstep group together.
     command_result apply(const engine_command& c);
     // The result of a command at this point of the run (for run-control commands the caller handles).

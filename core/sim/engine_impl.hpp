@@ -199,7 +199,8 @@ struct engine::impl final : public mm::lock_ops {
     void take_holds(std::vector<lock_hold_record>& out);
     void on_limits_change(const mm::limits_change& c);
     void note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause);
-    void set_patch(mm::patch p, bool on);
+    std::string set_patch(mm::patch p, bool on);
+    std::string set_sysctl(mm::vm_sysctl s, long value);
     std::string set_sysctl(const std::string& name, long value);
     void set_intensity(double intensity);
 

@@ -249,7 +249,7 @@ void lockstep_loop::apply(engine_command& c, state& st)
     }
     const auto stop = [this] { return m_queue.stop_requested(); };
     const vtime_ns q = st.quantum;
-    switch (c.kind) {
+    switch (c.kind()) {
     case command_kind::pause:
         all_results(true, {});
         st.paused = true;
@@ -281,17 +281,19 @@ void lockstep_loop::apply(engine_command& c, state& st)
         return;
     case command_kind::set_speed:
         all_results(true, {});
-        st.run_speed = c.number > 0 ? c.number : 0;
+        st.run_speed = std::max(0.0, std::get<cmd::set_speed>(c.payload).vns_per_wall_s);
         set_pace(st, m_drivers[0]->boundary());
         return;
-    case command_kind::set_quantum:
-        if (c.value <= 0) {
+    case command_kind::set_quantum: {
+        const vtime_ns quantum = std::get<cmd::set_quantum>(c.payload).quantum;
+        if (quantum == 0) {
             all_results(false, "the quantum must be > 0 ns");
             return;
         }
         all_results(true, {});
-        st.quantum = static_cast<vtime_ns>(c.value);
+        st.quantum = quantum;
         return;
+    }
     default:
         break;
     }

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "sim/boot_timeline.hpp"
-#include "sim/engine_command.hpp"
+#include "sim/command_result.hpp"
 #include "sim/metrics.hpp"
 #include "sim/workload.hpp"
 

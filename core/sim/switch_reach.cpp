@@ -21,8 +21,14 @@ std::vector<int> init_threads(const mm::machine_spec& spec, const mm::kernel_ver
 flip_reach reach_of_flip(
     const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& now, mm::patch p, bool booted)
 {
+    if (std::string why = mm::patch_not_applicable(p, !now[p], era); !why.empty()) return {switch_reach::never, why};
+    return reach_on_machine(spec, era, now, p, booted);
+}
+
+flip_reach reach_on_machine(
+    const mm::machine_spec& spec, const mm::kernel_version& era, const mm::patch_set& now, mm::patch p, bool booted)
+{
     const bool to = !now[p];
-    if (std::string why = mm::patch_not_applicable(p, to, era); !why.empty()) return {switch_reach::never, why};
     switch (p) {
     case mm::patch::parallel_deferred_init: {
         const auto off = init_threads(spec, era, now, false);

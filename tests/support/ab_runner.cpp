@@ -32,33 +32,28 @@ void ab_runner::stop()
     m_loop->stop();
 }
 
-namespace
+std::uint64_t ab_runner::set_patch(sim::command_target side, mm::patch p, bool on)
 {
-sim::engine_command on_side(sim::engine_command c, sim::command_target side)
-{
-    c.target = side;
-    return c;
-}
-} // namespace
-
-std::uint64_t ab_runner::set_patch(sim::command_target side, std::string name, bool on)
-{
-    return post(on_side(sim::make_set_patch(std::move(name), on), side));
+    return post(sim::make_set_patch(p, on, side));
 }
 
-std::uint64_t ab_runner::set_sysctl(sim::command_target side, std::string name, long value)
+std::uint64_t ab_runner::set_sysctl(sim::command_target side, mm::vm_sysctl which, long value)
 {
-    return post(on_side(sim::make_set_sysctl(std::move(name), value), side));
+    return post(sim::make_set_sysctl(which, value, side));
 }
 
 std::uint64_t ab_runner::set_intensity(sim::command_target side, double x)
 {
-    return post(on_side(sim::make_set_intensity(x), side));
+    auto c = sim::make_set_intensity(x);
+    c.target = side;
+    return post(std::move(c));
 }
 
 std::uint64_t ab_runner::set_workload(sim::command_target side, std::string name)
 {
-    return post(on_side(sim::make_set_workload(std::move(name)), side));
+    auto c = sim::make_set_workload(std::move(name));
+    c.target = side;
+    return post(std::move(c));
 }
 
 std::shared_ptr<const ab_snapshot> ab_runner::wait_for(

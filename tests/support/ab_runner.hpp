@@ -43,8 +43,8 @@ public:
     std::uint64_t step_quantum() { return post(sim::make_step_quantum()); }
     std::uint64_t reboot() { return post(sim::make_reboot()); }
     std::uint64_t set_speed(double vns_per_wall_s) { return post(sim::make_set_speed(vns_per_wall_s)); }
-    std::uint64_t set_patch(sim::command_target side, std::string name, bool on);
-    std::uint64_t set_sysctl(sim::command_target side, std::string name, long value);
+    std::uint64_t set_patch(sim::command_target side, mm::patch p, bool on);
+    std::uint64_t set_sysctl(sim::command_target side, mm::vm_sysctl which, long value);
     std::uint64_t set_intensity(sim::command_target side, double x);
     std::uint64_t set_workload(sim::command_target side, std::string name);
     void stop();

@@ -2,7 +2,7 @@
 // benchmarks' front over sim::lockstep_loop (the window drives the loop itself, ui/live/live_source).
 //
 //   test::engine_thread t(cfg);              // builds and boots on the new thread
-//   t.set_patch("batched-bulk-free", true); // queued; applied at the next quantum boundary
+//   t.set_patch(mm::patch::batched_bulk_free, true); // queued; applied at the next quantum boundary
 //   auto s = t.latest();                    // the newest snapshot; never blocks the engine
 //
 // Readers load the newest snapshot from a latest_slot (a shared_ptr swapped under a pointer-copy lock): the engine
@@ -54,11 +54,8 @@ public:
     {
         return post(sim::make_reboot(std::make_shared<const sim::engine_config>(std::move(cfg))));
     }
-    std::uint64_t set_patch(std::string name, bool on) { return post(sim::make_set_patch(std::move(name), on)); }
-    std::uint64_t set_sysctl(std::string name, long value)
-    {
-        return post(sim::make_set_sysctl(std::move(name), value));
-    }
+    std::uint64_t set_patch(mm::patch p, bool on) { return post(sim::make_set_patch(p, on)); }
+    std::uint64_t set_sysctl(mm::vm_sysctl which, long value) { return post(sim::make_set_sysctl(which, value)); }
     std::uint64_t set_workload(std::string name) { return post(sim::make_set_workload(std::move(name))); }
     std::uint64_t set_intensity(double x) { return post(sim::make_set_intensity(x)); }
     // Stops between two quanta and joins the thread; latest() then shows run_state::stopped. Idempotent.

@@ -35,8 +35,8 @@ public:
         QObject::connect(&p, &ui::lesson_panel::setup_requested,
             [this](std::shared_ptr<const lessons::engine_setup> s) { setup(*s); });
         QObject::connect(&p, &ui::lesson_panel::run_requested, [this](qint64 d) { run(d); });
-        QObject::connect(&p, &ui::lesson_panel::flip_requested, [this](const QString& name, bool on) {
-            m_engine->set_patch(*mm::patch_from_name(name.toStdString()), on);
+        QObject::connect(&p, &ui::lesson_panel::flip_requested, [this](mm::patch sw, bool on) {
+            m_engine->set_patch(sw, on);
             publish();
         });
         QObject::connect(&p, &ui::lesson_panel::highlight_requested, [this](const QString& v) { highlighted = v; });

@@ -48,7 +48,7 @@ TEST_CASE("a replay source serves the recorded snapshots as a frame source")
     REQUIRE(fs.latest_a());
     CHECK(test::first_difference(*snaps[0], *fs.latest_a()) == "");
     CHECK(fs.duration_ns() == static_cast<qint64>(snaps.back()->sim_time_ns));
-    CHECK_FALSE(fs.set_patch(0, "batched-bulk-free", true)); // live-only controls are refused
+    CHECK_FALSE(fs.send(sim::make_set_patch(mm::patch::batched_bulk_free, true))); // live-only controls are refused
 
     fs.step();
     CHECK(test::first_difference(*snaps[1], *fs.latest_a()) == "");

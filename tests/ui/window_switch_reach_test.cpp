@@ -4,6 +4,7 @@
 
 #include "ui/window/controls_panel.hpp"
 #include "ui/window/switch_table.hpp"
+#include "ui/window/window_status.hpp"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -103,4 +104,23 @@ TEST_CASE("on v6.7 seed 000's switch is greyed, and A/B starts with a switch tha
         CHECK(t->box(1, p)->isEnabled());
     }
     CHECK(differ == 1);
+}
+
+TEST_CASE("a flip the era has no use for is set, and the status line shows the engine's reason from its result",
+    "[ui][window][switches]")
+{
+    test::running_window rw;
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    // Auto-tuning cannot be turned on before v5.14: its box is greyed, but a lesson step's flip goes through.
+    const auto p = mm::patch::pcp_high_autotune;
+    const std::string why = mm::patch_not_applicable(p, true, w.machine()->resolved().machine.era);
+    REQUIRE_FALSE(why.empty());
+    w.machine()->flip_switch(sim::command_target::a, p, true);
+    const std::string shown
+        = "set_patch pcp-high-autotune=on: " + why + " (the switch is set, but it changes nothing here)";
+    CHECK(test::wait_until([&] {
+        const auto a = test::shown_a(w);
+        return a && a->patches[p] && w.status()->last_message().toStdString().find(shown) != std::string::npos;
+    }));
 }

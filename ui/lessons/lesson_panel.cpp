@@ -167,8 +167,8 @@ void lesson_panel::run_step()
 
 void lesson_panel::send_actions(const lessons::step& s)
 {
-    for (const auto& [p, on] : s.flips) emit flip_requested(qs(std::string(mm::patch_name(p))), on);
-    for (const auto& [name, v] : s.writes) emit sysctl_requested(qs(name), v);
+    for (const auto& [p, on] : s.flips) emit flip_requested(p, on);
+    for (const auto& [which, v] : s.writes) emit sysctl_requested(which, v);
     if (s.run_ns) emit run_requested(static_cast<qint64>(*s.run_ns));
     if (s.run_to_finish) emit run_requested(-1);
 }

@@ -88,8 +88,8 @@ public slots:
 signals:
     void setup_requested(std::shared_ptr<const pcplab::lessons::engine_setup> setup);
     void run_requested(qint64 duration_ns);
-    void flip_requested(const QString& switch_name, bool on);
-    void sysctl_requested(const QString& name, qint64 value);
+    void flip_requested(mm::patch p, bool on);
+    void sysctl_requested(mm::vm_sysctl which, long value);
     void highlight_requested(const QString& view_id);
     void progress_changed(int lesson, int steps_done);
 

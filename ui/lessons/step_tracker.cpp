@@ -62,8 +62,8 @@ bool step_tracker::run_over(const sim::snapshot& s) const
     // Live flips and writes first show in the snapshot (the switches, the "sysctl" note) before the step counts.
     for (const auto& [p, on] : m_step->flips)
         if (s.patches[p] != on) return false;
-    for (const auto& [name, v] : m_step->writes) {
-        const std::string note = "sysctl " + name + " = " + std::to_string(v);
+    for (const auto& [which, v] : m_step->writes) {
+        const std::string note = "sysctl " + mm::vm_sysctl_name(which) + " = " + std::to_string(v);
         if (std::none_of(m_events.begin(), m_events.end(), [&](const sim::sim_event& e) { return e.text == note; }))
             return false;
     }

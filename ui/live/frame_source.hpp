@@ -4,12 +4,12 @@
 #pragma once
 
 #include "sim/engine.hpp"
+#include "sim/engine_command.hpp"
 #include "sim/snapshot.hpp"
 
 #include <QObject>
 
 #include <memory>
-#include <string>
 #include <vector>
 
 namespace pcplab::ui
@@ -42,11 +42,9 @@ public:
     virtual void resume() = 0;
     virtual void step() = 0;
     virtual void set_speed(double vns_per_wall_s) = 0; // 0 = as fast as possible
-    // Live only (a replay ignores them and returns false): side 0 = both / single, 1 = A, 2 = B.
-    virtual bool set_patch(int side, const std::string& name, bool on) { return false; }
-    virtual bool set_sysctl(int side, const std::string& name, long value) { return false; }
-    virtual bool set_workload(const std::string& name) { return false; }
-    virtual bool set_intensity(double x) { return false; }
+    // Live only: an engine command (a switch, sysctl, workload or intensity) to the engines its target names. A
+    // replay, or a target this source does not have (B of a single engine), returns false.
+    virtual bool send(sim::engine_command c) { return false; }
     virtual bool reboot() { return false; }
     // A live source that can restart in place with new configurations (preset, era, seed): false when it
     // cannot, and the caller builds a new source instead. `b` is null unless A/B.

@@ -6,14 +6,6 @@
 namespace pcplab::ui
 {
 
-namespace
-{
-sim::command_target target_of(int side)
-{
-    return side == 1 ? sim::command_target::a : side == 2 ? sim::command_target::b : sim::command_target::both;
-}
-} // namespace
-
 live_source::live_source(sim::engine_config a, std::optional<sim::engine_config> b, live_options opt, QObject* parent)
     : frame_source(parent)
     , m_ab(b.has_value())
@@ -91,9 +83,8 @@ std::uint64_t live_source::publications_dropped() const
     return m_dropped;
 }
 
-std::uint64_t live_source::post(sim::engine_command c, int side)
+std::uint64_t live_source::post(sim::engine_command c)
 {
-    c.target = target_of(side);
     m_last_command = m_loop->post(std::move(c));
     return m_last_command;
 }
@@ -130,29 +121,10 @@ void live_source::set_speed(double vns_per_wall_s)
     post(sim::make_set_speed(vns_per_wall_s));
 }
 
-bool live_source::set_patch(int side, const std::string& name, bool on)
+bool live_source::send(sim::engine_command c)
 {
-    if (side == 2 && !m_ab) return false;
-    post(sim::make_set_patch(name, on), side);
-    return true;
-}
-
-bool live_source::set_sysctl(int side, const std::string& name, long value)
-{
-    if (side == 2 && !m_ab) return false;
-    post(sim::make_set_sysctl(name, value), side);
-    return true;
-}
-
-bool live_source::set_workload(const std::string& name)
-{
-    post(sim::make_set_workload(name));
-    return true;
-}
-
-bool live_source::set_intensity(double x)
-{
-    post(sim::make_set_intensity(x));
+    if (c.target == sim::command_target::b && !m_ab) return false;
+    post(std::move(c));
     return true;
 }
 

@@ -52,10 +52,7 @@ public:
     void resume() override;
     void step() override; // one quantum of virtual time (one action is too small to see)
     void set_speed(double vns_per_wall_s) override;
-    bool set_patch(int side, const std::string& name, bool on) override;
-    bool set_sysctl(int side, const std::string& name, long value) override;
-    bool set_workload(const std::string& name) override;
-    bool set_intensity(double x) override;
+    bool send(sim::engine_command c) override;
     // A finite workload starts a new round when it finishes (on), or the run ends there (off).
     std::uint64_t set_continuous(bool on);
     bool reboot() override;
@@ -75,7 +72,7 @@ public:
 
 private:
     void on_publish(const std::vector<std::shared_ptr<const sim::snapshot>>& v);
-    std::uint64_t post(sim::engine_command c, int side = 0);
+    std::uint64_t post(sim::engine_command c);
 
     bool m_ab;
     live_options m_opt;

@@ -42,9 +42,9 @@ switch_overrides default_b_switches(const mm::patch_set& a, const sim::machine_c
     return b;
 }
 
-const char* pagelist_fraction_sysctl(const mm::kernel_version& era)
+mm::vm_sysctl pagelist_fraction_sysctl(const mm::kernel_version& era)
 {
-    return era.before(5, 14) ? "percpu_pagelist_fraction" : "percpu_pagelist_high_fraction";
+    return era.before(5, 14) ? mm::vm_sysctl::percpu_pagelist_fraction : mm::vm_sysctl::percpu_pagelist_high_fraction;
 }
 
 std::vector<std::string> era_choices()

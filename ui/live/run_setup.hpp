@@ -7,6 +7,7 @@
 #include "sim/machine_config.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <array>
 #include <optional>
@@ -66,8 +67,8 @@ mm::patch default_ab_difference(const mm::patch_set& a, const sim::machine_confi
 // B's switches on entering A/B: every switch as A has it, the default difference flipped.
 switch_overrides default_b_switches(const mm::patch_set& a, const sim::machine_config& machine);
 
-// The sysctl name of the pagelist fraction on this era (without "vm.").
-const char* pagelist_fraction_sysctl(const mm::kernel_version& era);
+// The pagelist fraction sysctl of this era.
+mm::vm_sysctl pagelist_fraction_sysctl(const mm::kernel_version& era);
 
 // Versions offered in the era list: every modelled era plus the versions the seeds were measured on.
 std::vector<std::string> era_choices();

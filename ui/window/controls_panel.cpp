@@ -167,26 +167,26 @@ QWidget* controls_panel::sysctl_group()
             QSignalBlocker b(m_fraction);
             m_fraction->setValue(v = 8);
         }
-        emit sysctl_chosen(m_fraction_name, v);
+        emit sysctl_chosen(m_fraction_sysctl, v);
     });
     m_fraction_label = new QLabel;
     f->addRow(m_fraction_label, m_fraction);
     m_min_free = spin("min-free-kbytes", -1, INT_MAX, tr("kernel default"),
         tr("vm.min_free_kbytes: the min watermark of all zones together; sets every zone's watermarks"));
     connect(m_min_free, &QSpinBox::valueChanged, this, [this](int v) {
-        if (v >= 0) emit sysctl_chosen(QStringLiteral("min_free_kbytes"), v);
+        if (v >= 0) emit sysctl_chosen(mm::vm_sysctl::min_free_kbytes, v);
     });
     f->addRow(tr("min_free_kbytes"), m_min_free);
     m_wsf = spin("watermark-scale-factor", 1, 3000, {},
         tr("vm.watermark_scale_factor: distance between the watermarks in 1/10000 of the zone (default 10)"));
     connect(m_wsf, &QSpinBox::valueChanged, this,
-        [this](int v) { emit sysctl_chosen(QStringLiteral("watermark_scale_factor"), v); });
+        [this](int v) { emit sysctl_chosen(mm::vm_sysctl::watermark_scale_factor, v); });
     f->addRow(tr("watermark_scale_factor"), m_wsf);
     m_scale = spin("pcp-batch-scale-max", 0, 6, {},
         tr("vm.pcp_batch_scale_max (v6.7+; a 2024 proposal, the kernel's CONFIG_PCP_BATCH_SCALE_MAX): the largest "
            "shift of pcp->batch for a refill or free run, a drain chunk and a decay step (default 5)"));
     connect(m_scale, &QSpinBox::valueChanged, this,
-        [this](int v) { emit sysctl_chosen(QStringLiteral("pcp_batch_scale_max"), v); });
+        [this](int v) { emit sysctl_chosen(mm::vm_sysctl::pcp_batch_scale_max, v); });
     f->addRow(tr("pcp_batch_scale_max"), m_scale);
     return g;
 }
@@ -250,8 +250,8 @@ void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
     m_workload->setCurrentIndex(std::max(0, m_workload->findData(qs(s.workload))));
     m_intensity->setValue(s.intensity);
 
-    m_fraction_name = QString::fromLatin1(pagelist_fraction_sysctl(r.machine.era));
-    m_fraction_label->setText(m_fraction_name);
+    m_fraction_sysctl = pagelist_fraction_sysctl(r.machine.era);
+    m_fraction_label->setText(qs(mm::vm_sysctl_name(m_fraction_sysctl)).mid(3)); // the form's names go without "vm."
     m_fraction_label->setToolTip(m_fraction->toolTip());
     const auto& sc = r.a.spec.sysctl;
     m_fraction->setValue(r.machine.era.before(5, 14) ? sc.percpu_pagelist_fraction : sc.percpu_pagelist_high_fraction);

@@ -57,7 +57,7 @@ signals:
     void reboot_requested();
     void workload_chosen(const QString& name);
     void intensity_chosen(double x);
-    void sysctl_chosen(const QString& name, long value); // without "vm."
+    void sysctl_chosen(mm::vm_sysctl which, long value);
     void play_pause_requested();
     void step_requested();
     void speed_chosen(double vns_per_wall_s);
@@ -88,7 +88,7 @@ private:
     QPushButton* m_step = nullptr;
     QComboBox* m_speed = nullptr;
     QLabel* m_state = nullptr;
-    QString m_fraction_name;
+    mm::vm_sysctl m_fraction_sysctl = mm::vm_sysctl::percpu_pagelist_fraction;
 };
 
 } // namespace pcplab::ui

@@ -113,15 +113,14 @@ void lesson_control::connect_panel()
     connect(p, &lesson_panel::setup_requested, this, [this](std::shared_ptr<const lessons::engine_setup> es) {
         if (es) start_lesson_machine(*es);
     });
-    connect(p, &lesson_panel::flip_requested, this, [this, m](const QString& name, bool on) {
-        if (auto patch = mm::patch_from_name(name.toStdString()))
-            m->flip_switch(0, *patch, on);
-        else
-            m_parts.status->show_message(tr("Lesson: unknown switch %1").arg(name));
-    });
-    connect(p, &lesson_panel::sysctl_requested, this, [this, m](const QString& name, qint64 v) {
-        if (m->source() && !m->source()->set_sysctl(0, name.toStdString(), static_cast<long>(v)))
-            m_parts.status->show_message(tr("Lesson: %1 cannot be written on a replay").arg(name));
+    // A step's flips and writes come typed from its lesson file (lessons::step): the machine's A side, as in
+    // free play a click on the A column.
+    connect(p, &lesson_panel::flip_requested, m,
+        [m](mm::patch sw, bool on) { m->flip_switch(sim::command_target::a, sw, on); });
+    connect(p, &lesson_panel::sysctl_requested, this, [this, m](mm::vm_sysctl which, long v) {
+        if (m->source() && !m->source()->send(sim::make_set_sysctl(which, v)))
+            m_parts.status->show_message(
+                tr("Lesson: %1 cannot be written on a replay").arg(qs(mm::vm_sysctl_name(which))));
     });
     connect(p, &lesson_panel::run_requested, this, &lesson_control::run_paced);
     view_area* views = m_parts.views;

@@ -186,19 +186,23 @@ void machine_control::set_ab(bool on)
     apply_setup(s);
 }
 
-void machine_control::flip_switch(int side, mm::patch p, bool on)
+void machine_control::flip_switch(sim::command_target target, mm::patch p, bool on)
 {
-    const unsigned i = static_cast<unsigned>(p);
-    if (side == 1 && !m_setup.ab) return;
-    // Where this flip acts, asked before it is made (reach_of_flip is about flipping away from the current value).
+    const bool on_b = target == sim::command_target::b;
+    if (on_b && !m_setup.ab) return;
+    // Where this flip acts on this machine (its CPUs, the boot), asked before it is made (reach_on_machine is
+    // about flipping away from the current value). Whether the era has the switch at all is the engine's
+    // answer: window_status shows it from the command's result.
     const auto shown = m_pump->shown_a();
-    mm::patch_set before = side == 1 && m_resolved.b ? m_resolved.b->patches : m_resolved.a.patches;
-    if (const auto& s = side == 1 ? m_pump->shown_b() : shown) before.on = s->patches.on;
+    mm::patch_set before = on_b && m_resolved.b ? m_resolved.b->patches : m_resolved.a.patches;
+    if (const auto& s = on_b ? m_pump->shown_b() : shown) before.on = s->patches.on;
     before.set(p, !on);
     const bool booted = shown && shown->state != sim::run_state::booting;
-    const sim::flip_reach r = sim::reach_of_flip(m_resolved.machine.spec, m_resolved.machine.era, before, p, booted);
-    (side == 0 ? m_setup.sw_a : m_setup.sw_b)[i] = on;
-    if (m_source) m_source->set_patch(m_setup.ab ? side + 1 : 0, std::string(mm::patch_name(p)), on);
+    const sim::flip_reach r = sim::reach_on_machine(m_resolved.machine.spec, m_resolved.machine.era, before, p, booted);
+    (on_b ? m_setup.sw_b : m_setup.sw_a)[static_cast<unsigned>(p)] = on;
+    // One engine: the command is for it whichever column was clicked (its result names no side).
+    if (!m_setup.ab) target = sim::command_target::both;
+    if (m_source) m_source->send(sim::make_set_patch(p, on, target));
     if (r.when == sim::switch_reach::never)
         emit message(tr("%1 (the switch is set, but it changes nothing here)").arg(qs(r.why)), 10000);
     else if (r.when == sim::switch_reach::next_boot)
@@ -208,7 +212,7 @@ void machine_control::flip_switch(int side, mm::patch p, bool on)
 void machine_control::set_workload(const QString& name)
 {
     m_setup.workload = name.toStdString();
-    if (m_source) m_source->set_workload(m_setup.workload);
+    if (m_source) m_source->send(sim::make_set_workload(m_setup.workload));
     if (m_settings) m_settings->setValue(QStringLiteral("run/workload"), name);
 }
 
@@ -216,20 +220,27 @@ void machine_control::set_intensity(double x)
 {
     m_setup.intensity = x;
     if (!m_custom) m_free.intensity = x; // the user's own (on a lesson's machine it is the lesson's)
-    if (m_source) m_source->set_intensity(x);
+    if (m_source) m_source->send(sim::make_set_intensity(x));
 }
 
-void machine_control::set_sysctl(const QString& name, long v)
+void machine_control::set_sysctl(mm::vm_sysctl which, long v)
 {
-    if (name == QLatin1String("min_free_kbytes"))
+    switch (which) {
+    case mm::vm_sysctl::min_free_kbytes:
         m_setup.min_free_kbytes = v;
-    else if (name == QLatin1String("watermark_scale_factor"))
+        break;
+    case mm::vm_sysctl::watermark_scale_factor:
         m_setup.watermark_scale_factor = static_cast<int>(v);
-    else if (name == QLatin1String("pcp_batch_scale_max"))
+        break;
+    case mm::vm_sysctl::pcp_batch_scale_max:
         m_setup.pcp_batch_scale_max = static_cast<int>(v);
-    else
+        break;
+    case mm::vm_sysctl::percpu_pagelist_fraction:
+    case mm::vm_sysctl::percpu_pagelist_high_fraction: // one box: the era's own (pagelist_fraction_sysctl)
         m_setup.pagelist_fraction = static_cast<int>(v);
-    if (m_source) m_source->set_sysctl(0, name.toStdString(), v);
+        break;
+    }
+    if (m_source) m_source->send(sim::make_set_sysctl(which, v));
 }
 
 void machine_control::set_speed(double v, bool remember)

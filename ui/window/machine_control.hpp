@@ -70,11 +70,12 @@ public:
     void choose_era(const QString& era);
     void choose_seed(quint64 seed);
     void set_ab(bool on);
-    // A switch flip as the UI makes it: side 0 = A (or the single machine), 1 = B.
-    void flip_switch(int side, mm::patch p, bool on);
+    // A switch flip as the UI makes it, sent to the engine as sim::cmd::set_patch: `target` a (A, or the single
+    // machine) or b. Whether it means anything on the era the engine answers, in the command's result.
+    void flip_switch(sim::command_target target, mm::patch p, bool on);
     void set_workload(const QString& name);
     void set_intensity(double x);
-    void set_sysctl(const QString& name, long value); // without "vm."
+    void set_sysctl(mm::vm_sysctl which, long value);
     // `remember`: the user's own speed, kept in the settings as the speed to start with next time (a lesson's
     // pacing is not).
     void set_speed(double vns_per_wall_s, bool remember = true);

@@ -147,13 +147,15 @@ void main_window::build_switch_actions(QMenu* menu)
         QAction* main_key = menu->addAction(tr("Flip %1 %2").arg(qs(mm::patch_info(p).scenario), name));
         if (i < 10) main_key->setShortcut(QKeySequence(Qt::Key_0 + static_cast<int>(i)));
         main_key->setToolTip(tr("Flip %1 (machine B in A/B mode)").arg(name));
-        connect(main_key, &QAction::triggered, this,
-            [this, p] { m_controls->switches()->toggle(m_machine->setup().ab ? 1 : 0, p); });
+        connect(main_key, &QAction::triggered, this, [this, p] {
+            m_controls->switches()->toggle(m_machine->setup().ab ? sim::command_target::b : sim::command_target::a, p);
+        });
         addAction(main_key);
         QAction* a_key = menu->addAction(tr("Flip %1 on machine A").arg(name));
         if (i < 10) a_key->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_0 + static_cast<int>(i))));
         a_key->setToolTip(tr("Flip %1 on machine A (A/B mode)").arg(name));
-        connect(a_key, &QAction::triggered, this, [this, p] { m_controls->switches()->toggle(0, p); });
+        connect(
+            a_key, &QAction::triggered, this, [this, p] { m_controls->switches()->toggle(sim::command_target::a, p); });
         addAction(a_key);
     }
 }

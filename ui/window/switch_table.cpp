@@ -221,9 +221,10 @@ QCheckBox* switch_table::box(int side, mm::patch p) const
     return m_box[side][static_cast<unsigned>(p)];
 }
 
-void switch_table::toggle(int side, mm::patch p)
+void switch_table::toggle(sim::command_target target, mm::patch p)
 {
-    if (side == 1 && !m_ab) return;
+    if (target == sim::command_target::b && !m_ab) return;
+    const int side = target == sim::command_target::b ? 1 : 0;
     QCheckBox* b = box(side, p);
     if (!b->isEnabled()) {
         emit flip_refused(b->toolTip());
@@ -241,7 +242,7 @@ void switch_table::clicked(int side, unsigned i, bool on)
     pd.since.start();
     if (side == 0) m_origin[i] = sim::switch_origin::user;
     update_notes();
-    emit switch_toggled(side, static_cast<mm::patch>(i), on);
+    emit switch_toggled(side == 1 ? sim::command_target::b : sim::command_target::a, static_cast<mm::patch>(i), on);
 }
 
 } // namespace pcplab::ui

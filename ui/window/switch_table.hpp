@@ -5,6 +5,7 @@
 // (snapshot::patches), except for a moment after a click, until the engine shows the new value.
 #pragma once
 
+#include "sim/engine_command.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/switch_reach.hpp"
 
@@ -45,12 +46,13 @@ public:
 
     bool state(int side, mm::patch p) const;
     QCheckBox* box(int side, mm::patch p) const;
-    // What a click does (keyboard shortcuts): flips the box and emits switch_toggled; a greyed box is left
-    // alone and flip_refused says why.
-    void toggle(int side, mm::patch p);
+    // What a click does (keyboard shortcuts): flips the box of `target`'s column (a: the A or single machine's,
+    // b: B's) and emits switch_toggled; a greyed box is left alone and flip_refused says why.
+    void toggle(sim::command_target target, mm::patch p);
 
 signals:
-    void switch_toggled(int side, mm::patch p, bool on);
+    // A box was clicked: the engine command's target (a or b, the column's), which machine_control sends on.
+    void switch_toggled(sim::command_target target, mm::patch p, bool on);
     void lesson_requested(mm::patch p);
     void reboot_requested();
     void flip_refused(const QString& why);

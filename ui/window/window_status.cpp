@@ -106,7 +106,11 @@ void window_status::show_refused_commands()
         const auto& r = results[i];
         if (!r.ok)
             show_message(tr("%1 refused: %2").arg(qs(r.what), qs(r.message)), 10000);
-        else if (!r.message.empty() && r.kind != sim::command_kind::set_patch)
+        else if (r.kind == sim::command_kind::set_patch && !r.message.empty())
+            // The engine's answer to a flip its era has no use for (engine::set_patch): the switch is set anyway.
+            show_message(
+                tr("%1: %2 (the switch is set, but it changes nothing here)").arg(qs(r.what), qs(r.message)), 10000);
+        else if (!r.message.empty())
             show_message(qs(r.what) + QStringLiteral(": ") + qs(r.message), 6000);
     }
     m_commands_seen = total;

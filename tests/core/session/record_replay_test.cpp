@@ -44,7 +44,7 @@ TEST_CASE("record then replay gives the live run's snapshot series, field by fie
     {
         test::engine_thread t(test::session_config(), o);
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 3'000'000; }, 30s));
-        t.set_patch("batched-bulk-free", false); // a command and a switch flip in the series
+        t.set_patch(mm::patch::batched_bulk_free, false); // a command and a switch flip in the series
         REQUIRE(t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns >= 6'000'000; }, 30s));
         t.stop();
     }

@@ -93,7 +93,7 @@ TEST_CASE("a command for one side of an A/B pair changes only that side", "[ab_r
     test::ab_runner ab(a, b, ab_opts());
     REQUIRE(ab.wait_for([](const test::ab_snapshot& p) { return both(p, sim::run_state::running); }, 20s));
     const bool a_was = a.patches[mm::patch::bulk_free_pick_outside_lock];
-    const auto id = ab.set_patch(sim::command_target::b, "bulk-free-pick-outside-lock", !a_was);
+    const auto id = ab.set_patch(sim::command_target::b, mm::patch::bulk_free_pick_outside_lock, !a_was);
     auto s = ab.wait_for([&](const test::ab_snapshot& p) { return p.b && p.b->run.commands_done_through >= id; }, 20s);
     REQUIRE(s);
     CHECK(s->b->patches[mm::patch::bulk_free_pick_outside_lock] == !a_was);

@@ -181,7 +181,7 @@ TEST_CASE("a switch flipped from another thread shows in the next snapshots", "[
     test::engine_thread t(cfg, o);
     wait_state(t, sim::run_state::running);
     std::uint64_t id = 0;
-    std::thread ui([&] { id = t.set_patch(std::string(mm::patch_name(p)), !was); });
+    std::thread ui([&] { id = t.set_patch(p, !was); });
     ui.join();
     auto s = t.wait_for_command(id, 20s);
     REQUIRE(s);
@@ -197,6 +197,42 @@ TEST_CASE("a switch flipped from another thread shows in the next snapshots", "[
     CHECK(seen);
 }
 
+TEST_CASE(
+    "a switch its era has no use for is set, and the command's result carries the engine's reason", "[engine_thread]")
+{
+    auto cfg = test::small_config(1, 2, 1, "v5.4"); // pcp->high auto-tuning came with v6.7
+    const mm::patch p = mm::patch::pcp_high_autotune;
+    REQUIRE_FALSE(cfg.patches[p]);
+    const std::string why = mm::patch_not_applicable(p, true, cfg.era);
+    REQUIRE_FALSE(why.empty());
+    const mm::patch acts = flippable(cfg);
+    auto o = opts();
+    collector col;
+    col.attach(o);
+    test::engine_thread t(cfg, o);
+    wait_state(t, sim::run_state::running);
+    const auto id = t.set_patch(p, true);
+    const auto id_acts = t.set_patch(acts, !cfg.patches[acts]);
+    auto s = t.wait_for_command(id_acts, 20s);
+    REQUIRE(s);
+    CHECK(s->patches[p]); // set all the same, as the kernel's command line would be
+    int seen = 0;
+    for (const auto& r : col.results_copy()) {
+        if (r.id == id) {
+            ++seen;
+            CHECK(r.ok);
+            CHECK(r.kind == sim::command_kind::set_patch);
+            CHECK(r.message == why);
+        }
+        if (r.id == id_acts) {
+            ++seen;
+            CHECK(r.ok);
+            CHECK(r.message.empty()); // a flip that acts has nothing to explain
+        }
+    }
+    CHECK(seen == 2);
+}
+
 TEST_CASE("bad commands are refused with a reason and the run goes on", "[engine_thread]")
 {
     auto o = opts();
@@ -204,9 +240,13 @@ TEST_CASE("bad commands are refused with a reason and the run goes on", "[engine
     col.attach(o);
     test::engine_thread t(cfg_small(), o);
     wait_state(t, sim::run_state::running);
-    const auto a = t.set_patch("no-such-switch", true);
+    // Names are parsed at the edges (CLI flags, lesson files), so an unknown switch or sysctl never becomes a
+    // command; the engine refuses what a typed command can still get wrong.
+    CHECK_FALSE(mm::patch_from_name("no-such-switch"));
+    CHECK_FALSE(mm::vm_sysctl_from_name("vm.no_such_sysctl"));
+    const auto a = t.post(sim::make_set_quantum(0));
     const auto b = t.set_workload("no-such-workload");
-    const auto c = t.set_sysctl("vm.no_such_sysctl", 1);
+    const auto c = t.set_sysctl(mm::vm_sysctl::percpu_pagelist_fraction, 3); // below the handler's minimum of 8
     auto d = sim::make_set_intensity(0.5);
     d.target = sim::command_target::b; // a single engine has no B side
     const auto e = t.post(d);
@@ -247,7 +287,7 @@ TEST_CASE("reboot restarts at virtual time zero and keeps the switches set live"
     const bool was = cfg.patches[p];
     test::engine_thread t(cfg, opts());
     wait_state(t, sim::run_state::running);
-    t.set_patch(std::string(mm::patch_name(p)), !was);
+    t.set_patch(p, !was);
     auto before = t.wait_for([](const sim::snapshot& s) { return s.sim_time_ns > 2 * quantum; }, 20s);
     REQUIRE(before);
     t.reboot();
@@ -302,7 +342,6 @@ TEST_CASE("many rapid commands from two threads neither deadlock nor get lost", 
     test::engine_thread t(cfg_small(), o);
     wait_state(t, sim::run_state::running);
     const mm::patch p = flippable(cfg_small());
-    const std::string name(mm::patch_name(p));
     constexpr int per_thread = 1500;
     std::atomic<std::uint64_t> max_id{0};
     auto hammer = [&](int seed) {
@@ -316,7 +355,7 @@ TEST_CASE("many rapid commands from two threads neither deadlock nor get lost", 
                 id = t.resume();
                 break;
             case 2:
-                id = t.set_patch(name, (i / 6) % 2 == 0);
+                id = t.set_patch(p, (i / 6) % 2 == 0);
                 break;
             case 3:
                 id = t.set_intensity(0.5 + (i % 3) * 0.25);
@@ -381,7 +420,7 @@ TEST_CASE("commands timed in virtual time give the same run whatever the pacing"
         auto t = std::make_unique<test::engine_thread>(cfg, o);
         // Timed commands are at instants of virtual time since power-on: here, after the workload's start.
         const sim::vtime_ns start = wait_state(*t, sim::run_state::paused)->boot.workload_start_ns;
-        auto flip = sim::make_set_patch(std::string(mm::patch_name(p)), !was);
+        auto flip = sim::make_set_patch(p, !was);
         flip.at = start + flip_at;
         auto pause = sim::make_pause();
         pause.at = start + stop_at;

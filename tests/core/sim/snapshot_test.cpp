@@ -1,5 +1,6 @@
 #include "sim/boot_presenter.hpp"
 #include "sim/engine.hpp"
+#include "sim/engine_command.hpp"
 #include "sim/machine_config.hpp"
 #include "sim/snapshot_builder.hpp"
 #include "support/small_machine.hpp"
@@ -223,7 +224,7 @@ TEST_CASE("event windows deliver each entry once and keep the newest when capped
 
 TEST_CASE("command descriptions name the command, its argument, side and time", "[snapshot]")
 {
-    auto c = sim::make_set_patch("batched-bulk-free", true);
+    auto c = sim::make_set_patch(mm::patch::batched_bulk_free, true);
     c.target = sim::command_target::b;
     c.at = 5000;
     CHECK(c.describe() == "set_patch batched-bulk-free=on [B] at 5000 ns");
