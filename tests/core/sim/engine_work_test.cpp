@@ -13,7 +13,8 @@ namespace
 struct drain_run {
     sim::global_metrics totals;
     std::vector<sim::cpu_metrics> cpus;
-    std::uint64_t cpu0_holds_of_others = 0, own_holds = 0; // drain_pages_zone holds of pcp->lock
+    // drain_pages_zone holds of pcp->lock: CPU 0 on another CPU's pageset, and CPUs 1-3 on their own.
+    std::uint64_t cpu0_holds_of_others = 0, others_own_holds = 0;
 };
 
 drain_run run_forced_drains(bool remote)
@@ -33,7 +34,7 @@ drain_run run_forced_drains(bool remote)
     for (const auto& h : e.holds()) {
         if (h.kind != mm::lock_kind::pcp_lock || h.caller != mm::lock_caller::drain_pages_zone) continue;
         if (h.cpu == 0 && h.owner != 0) ++r.cpu0_holds_of_others;
-        if (h.cpu == h.owner) ++r.own_holds;
+        if (h.cpu != 0 && h.cpu == h.owner) ++r.others_own_holds;
     }
     return r;
 }
@@ -48,7 +49,9 @@ TEST_CASE("forced drains with remote-drain-under-pcp-lock off run as work items 
     CHECK(r.totals.remote_work_items <= 21 * 3);
     CHECK(r.totals.remote_work_items % 3 == 0);
     CHECK(r.cpu0_holds_of_others == 0);
-    CHECK(r.own_holds > 0);
+    CHECK(r.others_own_holds > 0);
+    // The items ran as the drained CPUs: their clocks paid for them.
+    for (int c = 1; c < 4; ++c) CHECK(r.cpus[static_cast<std::size_t>(c)].sys_ns > 0);
     // Each CPU takes only its own pcp->lock: an allocation never finds its pageset held by another CPU.
     CHECK(r.totals.pcp_trylock_failures == 0);
 }
@@ -58,12 +61,7 @@ TEST_CASE("forced drains with remote-drain-under-pcp-lock on are done by CPU 0 u
     const drain_run on = run_forced_drains(true);
     CHECK(on.totals.remote_work_items == 0);
     CHECK(on.cpu0_holds_of_others > 0);
-    // The drained CPUs no longer spend system time on drains: less of it than with work items.
-    const drain_run off = run_forced_drains(false);
-    std::uint64_t sys_on = 0, sys_off = 0;
-    for (int c = 1; c < 4; ++c) {
-        sys_on += on.cpus[static_cast<std::size_t>(c)].sys_ns;
-        sys_off += off.cpus[static_cast<std::size_t>(c)].sys_ns;
-    }
-    CHECK(sys_on < sys_off);
+    CHECK(on.others_own_holds == 0); // no drain ran on CPUs 1-3
+    // Their allocations and frees that came while CPU 0 held their pageset went to the buddy lists.
+    CHECK(on.totals.pcp_trylock_failures > 0);
 }
