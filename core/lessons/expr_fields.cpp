@@ -113,6 +113,10 @@ std::vector<field_def> global_fields()
         {"reclaimed_pages", &sim::global_metrics::reclaimed_pages, "pages given back by reclaim"},
         {"drain_all_calls", &sim::global_metrics::drain_all_calls, "drain_all_pages after a failed allocation"},
         {"alloc_failures", &sim::global_metrics::alloc_failures, "allocations that failed"},
+        {"pcp_trylock_failures", &sim::global_metrics::pcp_trylock_failures,
+            "pcp->lock trylocks that failed (v6.0+; the caller went to the buddy lists)"},
+        {"remote_work_items", &sim::global_metrics::remote_work_items,
+            "drain work items queued on CPUs other than the draining one"},
     };
     for (const auto& t : totals)
         f.push_back(num(std::string("totals.") + t.name, t.what,

@@ -33,6 +33,7 @@ struct step_setup {
     std::uint64_t seed = 1;
     std::vector<std::pair<std::string, long>> sysctls; // "vm.percpu_pagelist_fraction", applied at boot
     sim::vtime_ns hold_threshold_ns = 1'000'000;
+    double drain_hz = 0; // forced __drain_all_pages(NULL, true) a virtual second from CPU 0 (scenario 006)
     double speed = 0; // GUI pacing: virtual seconds per wall second; 0 = as fast as possible
     bool operator==(const step_setup&) const = default;
 };

@@ -71,6 +71,7 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
     out.config.intensity = s.intensity;
     out.config.seed = s.seed;
     out.config.hold_threshold_ns = s.hold_threshold_ns;
+    out.config.forced_drain_hz = s.drain_hz;
     out.config.keep_events = true; // checks read limits changes, auto-tuning and reclaim events
     out.config.max_events = 200'000;
     out.make_load = [name = s.workload, params = s.params] {

@@ -139,6 +139,21 @@ const std::vector<story_text>& table()
                         {"pages from the zone", "totals.zone_allocs", ""},
                         {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
             }},
+        {"006", "006: other CPUs' lists drained under their pcp->lock",
+            "skylake-2s on v6.6, net-stream with 100 forced drains a second: A queues work on every CPU, B drains "
+            "them from CPU 0",
+            1e8,
+            {
+                {50 * MS, "pcp", "CPU 0 drains every list 100 times a second",
+                    "Every CPU streams to its pair while CPU 0 calls drain_all_pages every 10 ms. A (v5.19's "
+                    "scheme) queues a work item on each of the other 111 CPUs, which stops its stream to empty its "
+                    "own lists. B (the v6.0 remote drain) takes each CPU's pcp->lock and empties the lists itself: "
+                    "no other CPU is interrupted, but one that allocates or frees while CPU 0 holds its pageset "
+                    "goes to the buddy lists under zone->lock.",
+                    {{"drain work items on other CPUs", "totals.remote_work_items", ""},
+                        {"pcp->lock trylocks that failed", "totals.pcp_trylock_failures", ""},
+                        {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
+            }},
     };
     return t;
 }

@@ -23,7 +23,7 @@ namespace
 {
 
 const std::vector<std::string> k_setup_keys = {"preset", "node_gib", "era", "switch", "init_threads", "workload",
-    "param", "intensity", "seed", "sysctl", "hold_threshold", "speed"};
+    "param", "intensity", "seed", "sysctl", "hold_threshold", "drain_hz", "speed"};
 const std::vector<std::string> k_other_keys = {
     "flip", "write", "run", "highlight", "keep", "ask", "choices", "answer", "tolerance", "check", "figure", "reveal"};
 // More decimals than a class would type, and more than the answer box shows.
@@ -57,7 +57,8 @@ public:
                 m_st.error(e.line, 1,
                     "unknown key '" + e.key
                         + "' (setup: preset, node_gib, era, switch, init_threads, workload, param, "
-                          "intensity, seed, sysctl, hold_threshold, speed; actions: flip, write, run, highlight, keep; "
+                          "intensity, seed, sysctl, hold_threshold, drain_hz, speed; actions: flip, write, run, "
+                          "highlight, keep; "
                           "prediction: ask, choices, answer, tolerance; check, figure, reveal)");
                 continue;
             }
@@ -223,6 +224,8 @@ private:
                 s.hold_threshold_ns = *d;
             else
                 bad(e, "'" + v + "' is not a duration (500ms, 2s, 100us)");
+        } else if (e.key == "drain_hz") {
+            if (auto n = number(e, 0, 1e4)) s.drain_hz = *n;
         } else if (e.key == "speed") {
             if (auto n = number(e, 0, 1e3)) s.speed = *n;
         }

@@ -20,6 +20,7 @@ namespace pcplab::mm
 {
 
 class machine;
+class cpu_work_queue; // work_queue.hpp
 
 // What one CPU's caches hold of the memmap (one struct page per cache line). touch() records the access and
 // says whether it hit. Without one, every struct page touch counts as a miss.
@@ -51,6 +52,8 @@ struct mm_ctx {
     mm_work& work;
     lock_ops& locks;
     struct_page_cache* cache = nullptr;
+    // Where queue_work_on runs a work item (work_queue.hpp); nullptr: at once, as the target CPU.
+    cpu_work_queue* wq = nullptr;
 };
 
 enum class boot_stage {

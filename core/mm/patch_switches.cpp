@@ -43,6 +43,18 @@ std::string free_high_threshold_not_applicable(bool, const kernel_version& era)
     return {};
 }
 
+// The remote drain takes the pageset's pcp->lock, which v6.0 added in the same series; before it the lists
+// were protected by disabling IRQs on their own CPU, so only that CPU could drain them, with or without the
+// switch. (v6.0 .. v6.5 run as era v5.4, which has no pcp->lock: the first modelled era with it is v6.6.)
+std::string remote_drain_not_applicable(bool, const kernel_version& era)
+{
+    if (!era.at_least(6, 0))
+        return "remote-drain-under-pcp-lock takes the remote pageset's pcp->lock, which v6.0 added (\"protect PCP "
+               "lists with a spinlock\"); era "
+            + era.str() + " has none and drains a pageset only on its own CPU, with the switch or without";
+    return {};
+}
+
 constexpr kernel_version v(int major, int minor)
 {
     return {major, minor, 0, 0};
@@ -82,6 +94,12 @@ constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
         // c544a952ba61 "mm: pcp: increase pcp->free_count threshold to trigger free_high", the last commit of
         // the first MM pull for 6.16-rc1 (mm-stable, 2025-05-27).
         {true, v(6, 16), std::nullopt}, free_high_threshold_not_applicable, "09-free-high-threshold", "005"},
+    {patch::remote_drain_under_pcp_lock, "remote-drain-under-pcp-lock",
+        "drain_all_pages drains other CPUs' lists itself under their pcp->lock instead of queueing work on each CPU",
+        "Nicolas Saenz Julienne and Mel Gorman, 2022",
+        // 443c2accd1b6 "mm/page_alloc: remotely drain per-cpu lists", in Mel Gorman's "Drain remote per-cpu
+        // directly" series after 4b23a68f9536 (pcp->lock), merged for v6.0-rc1.
+        {true, v(6, 0), std::nullopt}, remote_drain_not_applicable, "10-remote-drain", "006"},
 }};
 
 // The table is in enum order: patch_info(p) is k_patch_table[p].

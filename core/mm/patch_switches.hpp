@@ -23,8 +23,9 @@ enum class patch : unsigned {
     batched_bulk_free = 3, // seed 003, Joshua Hahn 2025 (v6.19)
     parallel_deferred_init = 4, // seed 004, Daniel Jordan 2018 RFC / padata v5.8
     free_high_batch_plus_high_min = 5, // Nikhil Dhama 2025 (v6.16)
+    remote_drain_under_pcp_lock = 6, // Nicolas Saenz Julienne / Mel Gorman 2022 (v6.0)
 };
-inline constexpr unsigned NR_PATCHES = 6;
+inline constexpr unsigned NR_PATCHES = 7;
 
 // The kernel versions that have a switch's change: [since, until); `merged` false for a proposal that no
 // kernel has (its default is off everywhere).

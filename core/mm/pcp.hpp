@@ -57,7 +57,9 @@ void free_pcppages_bulk(mm_ctx& c, zone& z, int count, per_cpu_pages& pcp, unsig
 void drain_pages_zone(mm_ctx& c, int cpu, zone& z);
 // drain_pages (all zones of one CPU) and drain_all_pages (every CPU; zone == nullptr: every zone)
 void drain_pages(mm_ctx& c, int cpu);
-void drain_all_pages(mm_ctx& c, zone* z);
+// Both return the work items queued on CPUs (0 when the caller drained them directly, v6.0+).
+int drain_all_pages(mm_ctx& c, zone* z);
+int __drain_all_pages(mm_ctx& c, zone* z, bool force_all_cpus);
 // drain_zone_pages (NUMA remote drain, v5.4 .. v6.x): free min(count, batch).
 void drain_zone_pages(mm_ctx& c, zone& z, per_cpu_pages& pcp);
 // decay_pcp_high (v6.7+): lower high by 1/8 towards high_min and free what is above it; returns whether

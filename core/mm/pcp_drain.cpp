@@ -1,6 +1,8 @@
-// Emptying per-CPU pagesets: drain_pages_zone / drain_pages / drain_all_pages, the NUMA remote drain
+// Emptying per-CPU pagesets: drain_pages_zone / drain_pages / drain_all_pages (queued on each CPU, or remote
+// under pcp->lock with remote-drain-under-pcp-lock), the NUMA remote drain
 // drain_zone_pages, and decay_pcp_high (v6.7+), with the seed-003 chunking (batched-bulk-free).
 #include "pcp.hpp"
+#include "work_queue.hpp"
 #include "zone_lock.hpp"
 
 #include <algorithm>
@@ -46,27 +48,46 @@ void drain_pages(mm_ctx& c, int cpu)
     c.m.for_each_populated_zone([&](zone& z) { drain_pages_zone(c, cpu, z); });
 }
 
-// drain_all_pages / __drain_all_pages(zone, false) (v5.4 / v6.x): every CPU whose pageset(s) hold pages.
-// v5.4 .. v5.19 queue the drain as work on each CPU, so it runs (and takes its locks) as that CPU; v6.0+
-// drains the remote pagesets directly from the calling CPU under their pcp->lock.
-void drain_all_pages(mm_ctx& c, zone* zp)
+// __drain_all_pages (v5.4 / v6.x): the CPUs whose pageset(s) hold pages (every online CPU with
+// force_all_cpus, as zone_pcp_disable asks). Up to v5.19 each gets a work item that drains its own lists
+// (drain_local_pages_wq), and the caller waits for all of them (flush_work). v6.0's "mm/page_alloc: remotely
+// drain per-cpu lists" (443c2accd1b6, switch remote-drain-under-pcp-lock) drains them from the calling CPU
+// under each pageset's pcp->lock: no other CPU is interrupted, but while the caller holds a pageset its
+// owner's pcp_spin_trylock fails and that allocation or free goes to the buddy lists under zone->lock.
+// Returns the work items queued (0 when the caller drained directly).
+int __drain_all_pages(mm_ctx& c, zone* zp, bool force_all_cpus)
 {
     machine& m = c.m;
-    for (int cpu = 0; cpu < m.nr_cpu_ids(); ++cpu) {
-        bool has_pcps = false;
-        if (zp) {
-            has_pcps = this_cpu_pcp(*zp, cpu).count != 0;
-        } else {
-            m.for_each_populated_zone([&](zone& z) { has_pcps = has_pcps || this_cpu_pcp(z, cpu).count != 0; });
-        }
-        if (!has_pcps) continue;
-        mm_ctx remote{m, cpu, m.cpu_to_node[static_cast<std::size_t>(cpu)], c.work, c.locks};
-        mm_ctx& runner = m.era.has_pcp_lock() ? c : remote;
+    const bool remote = m.patches[patch::remote_drain_under_pcp_lock] && m.era.has_pcp_lock();
+    auto drain = [zp](mm_ctx& runner, int cpu) {
         if (zp)
             drain_pages_zone(runner, cpu, *zp);
         else
             drain_pages(runner, cpu);
+    };
+    int queued = 0;
+    for (int cpu = 0; cpu < m.nr_cpu_ids(); ++cpu) {
+        bool has_pcps = force_all_cpus;
+        if (!has_pcps && zp)
+            has_pcps = this_cpu_pcp(*zp, cpu).count != 0;
+        else if (!has_pcps)
+            m.for_each_populated_zone([&](zone& z) { has_pcps = has_pcps || this_cpu_pcp(z, cpu).count != 0; });
+        if (!has_pcps) continue;
+        if (remote) {
+            drain(c, cpu);
+        } else {
+            queue_work_on(c, cpu, [&drain, cpu](mm_ctx& w) { drain(w, cpu); });
+            ++queued;
+        }
     }
+    if (queued) flush_work(c);
+    return queued;
+}
+
+// drain_all_pages (v5.4 / v6.x): __drain_all_pages(zone, false).
+int drain_all_pages(mm_ctx& c, zone* zp)
+{
+    return __drain_all_pages(c, zp, false);
 }
 
 // drain_zone_pages (NUMA, v5.4 .. v6.x): the expiry drain of a remote zone's pages, one batch at a time.

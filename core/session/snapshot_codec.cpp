@@ -249,6 +249,9 @@ std::string encode_snapshot(const sim::snapshot& s)
     w.u(s.boot.init_end_ns);
     w.u(s.boot.workload_start_ns);
     for (const auto& d : s.deferred_init) w.u(d.done_at_ns);
+    // Encoding 4: the remote-drain switch's counters (pcp_spin_trylock failures, drain work on other CPUs).
+    w.u(s.totals.pcp_trylock_failures);
+    w.u(s.totals.remote_work_items);
     return w.take();
 }
 
@@ -332,6 +335,10 @@ sim::snapshot decode_snapshot(std::string_view blob)
         s.boot.init_end_ns = r.u();
         s.boot.workload_start_ns = r.u();
         for (auto& d : s.deferred_init) d.done_at_ns = r.u();
+    }
+    if (enc >= 4) {
+        s.totals.pcp_trylock_failures = r.u();
+        s.totals.remote_work_items = r.u();
     }
     // A placeholder the reader replaces with the recorded texts (procfs table).
     if (zoneinfo || buddyinfo) s.procfs = procfs::procfs_texts::from_texts({}, {});

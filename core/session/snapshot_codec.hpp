@@ -16,7 +16,7 @@ namespace pcplab::session
 // the time axis (snapshot::boot and each node's done_at_ns, at the end of the blob). This pcplab reads 1 to 3:
 // a version-1 blob's waits_over_threshold reads as 0 (it was not counted then); a blob before 3 has all boot
 // instants 0 (its time 0 was the workload's start).
-inline constexpr unsigned SNAPSHOT_ENCODING = 3;
+inline constexpr unsigned SNAPSHOT_ENCODING = 4;
 
 // The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
 // /proc texts of s.procfs (whether there are some is kept).

@@ -1,6 +1,7 @@
 // The engine: the step loop and the workload's actions. Every step pops the CPU whose clock is furthest
 // behind (ties: lower CPU id) and runs one thing for it, in this order of priority:
 //   1. its vmstat tick, once its clock has crossed the tick's instant (engine_periodic.cpp);
+//      then CPU 0's forced drain_all_pages when one is due (engine_config::forced_drain_hz, engine_work.cpp);
 //   2. a reclaim batch, when the kswapd-like reclaimer of a node runs on this CPU and has work;
 //   3. the next chunk of a compute or idle period (cut at tick instants so ticks are never skipped);
 //   4. the workload's next action: alloc / free on the real allocator, compute, idle or done.
@@ -52,6 +53,8 @@ bool engine::impl::step()
     if (t >= s.next_tick) {
         run_tick(cpu);
         s.next_tick += NS_PER_SEC;
+    } else if (forced_drain_due(cpu, t)) {
+        run_forced_drain(cpu);
     } else if (s.reclaim_nodes) {
         run_reclaim_step(cpu);
     } else if (s.activity != cpu_activity::ready) {

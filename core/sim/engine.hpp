@@ -52,6 +52,9 @@ struct engine_config {
     // A finite workload (kernbench, boot, ...) that finishes starts a new round on the same machine instead
     // of ending the run (engine::start_round); virtual time goes on. Off: the run ends when it finishes.
     bool continuous = false;
+    // CPU 0 calls __drain_all_pages(NULL, true) this many times a virtual second once the workload runs, as
+    // the test module of the remote-drain patch's measurement did (scenario 006); 0: never.
+    double forced_drain_hz = 0;
 };
 
 inline constexpr vtime_ns NS_PER_SEC = 1'000'000'000;

@@ -189,6 +189,7 @@ const global_metrics& engine::totals() const
         for (const auto& pcp : z.per_cpu_pageset) resident += static_cast<std::uint64_t>(std::max(pcp.count, 0));
     });
     m_impl->tot.pcp_resident_pages = resident;
+    m_impl->tot.pcp_trylock_failures = m_impl->pcp_lock_m.trylock_failures;
     return m_impl->tot;
 }
 

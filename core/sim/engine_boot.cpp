@@ -102,7 +102,7 @@ void engine::impl::reset_run_state()
     ctxs.clear();
     ctxs.reserve(static_cast<std::size_t>(n));
     for (int c = 0; c < n; ++c)
-        ctxs.push_back(mm::mm_ctx{*m, c, st[static_cast<std::size_t>(c)].node, meter, *this, caches->cpu(c)});
+        ctxs.push_back(mm::mm_ctx{*m, c, st[static_cast<std::size_t>(c)].node, meter, *this, caches->cpu(c), this});
 
     zone_lock_m.clear();
     m->for_each_populated_zone([&](mm::zone& z) {
@@ -142,6 +142,8 @@ void engine::impl::reset_run_state()
 
     zrec.assign(nr_slots, zone_reclaim{});
     drain_busy_until = 0;
+    work_done_at = 0;
+    next_forced_drain = 0;
     reclaimer_cpu.assign(m->nodes.size(), 0);
     for (std::size_t nid = 0; nid < m->nodes.size(); ++nid)
         if (!m->nodes[nid]->cpus.empty()) reclaimer_cpu[nid] = m->nodes[nid]->cpus.front();

@@ -10,6 +10,7 @@
 
 #include "mm/boot.hpp"
 #include "mm/page_alloc.hpp"
+#include "mm/work_queue.hpp"
 #include "mm/zone.hpp"
 
 #include <array>
@@ -59,7 +60,7 @@ struct zone_reclaim {
     unsigned long freed = 0; // pages freed in the current episode
 };
 
-struct engine::impl final : public mm::lock_ops {
+struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     impl(const engine_config& cfg, workload_factory factory);
     ~impl() override;
 
@@ -129,6 +130,8 @@ struct engine::impl final : public mm::lock_ops {
     std::vector<std::pair<int, int>> tick_scratch; // (high, count) per populated zone, reused by every tick
     std::vector<long> drain_before, drain_after; // PCP pages per CPU around drain_all_pages
     vtime_ns drain_busy_until = 0; // pcpu_drain_mutex is held until then
+    vtime_ns work_done_at = 0; // the latest end of a work item the acting CPU queued (flush_work waits for it)
+    vtime_ns next_forced_drain = 0; // engine_config::forced_drain_hz: CPU 0's next __drain_all_pages(NULL, true)
     vtime_ns event_time() const;
     // The whole second of the run that `t` falls in, counted from the workload's start.
     vtime_ns run_second(vtime_ns t) const
@@ -191,6 +194,12 @@ struct engine::impl final : public mm::lock_ops {
     void end_at(vtime_ns t);
     std::size_t reclaim_blocks(int cpu, std::size_t nr);
     mm::pfn_t alloc_slowpath(int cpu, const mm::alloc_request& req, std::size_t& calls);
+
+    // engine_work.cpp
+    void queue_work_on(mm::mm_ctx& c, int cpu, const std::function<void(mm::mm_ctx&)>& fn) override;
+    void flush_work(mm::mm_ctx& c) override;
+    bool forced_drain_due(int cpu, vtime_ns t);
+    void run_forced_drain(int cpu);
 
     // engine_control.cpp
     void push_event(sim_event e);

@@ -130,6 +130,9 @@ struct global_metrics {
     std::uint64_t drain_all_calls = 0; // drain_all_pages after a failed allocation
     std::uint64_t alloc_failures = 0; // allocations that failed even after the drain and retry
     std::uint64_t events_dropped = 0; // events beyond the engine's cap (engine_config::max_events)
+    // pcp_spin_trylock failures (v6.0+: another CPU held the pageset, so the caller went to the buddy lists),
+    // counted when asked (engine::totals), and drain work items queued on CPUs other than the queuing one.
+    std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
 };
 
 } // namespace pcplab::sim

@@ -53,6 +53,9 @@ struct run_totals {
     std::uint64_t allocs = 0, frees = 0, alloc_failures = 0;
     std::uint64_t pcp_hits = 0, zone_allocs = 0, refills = 0, drains = 0;
     std::uint64_t free_high_drains = 0, pcp_resident_pages = 0, reclaimed_pages = 0;
+    // pcp_spin_trylock failures (v6.0+: the pageset was held by another CPU, so the caller went to the buddy
+    // lists) and drain work items queued on CPUs other than the draining one.
+    std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
     std::uint64_t sys_ns = 0, user_ns = 0, idle_ns = 0, spin_ns = 0; // summed over CPUs
     std::uint64_t elapsed_ns = 0; // virtual time of the run
     double score = 0; // work units per virtual second

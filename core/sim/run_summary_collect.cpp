@@ -94,6 +94,8 @@ run_summary summarize_run(engine& e)
     t.free_high_drains = g.free_high_drains;
     t.pcp_resident_pages = g.pcp_resident_pages;
     t.reclaimed_pages = g.reclaimed_pages;
+    t.pcp_trylock_failures = g.pcp_trylock_failures;
+    t.remote_work_items = g.remote_work_items;
     for (const auto& c : e.cpus()) {
         t.alloc_failures += c.alloc_failures;
         t.refills += c.refills;

@@ -197,6 +197,41 @@ std::vector<seed_reference> make_references()
             k5 + ": the early flush makes high-order allocations \"go to global list more frequently\"", ""},
     };
     out.push_back(std::move(s5));
+
+    seed_reference s6;
+    s6.id = "006";
+    s6.title = "mm/page_alloc: remotely drain per-cpu lists";
+    s6.author = "Nicolas Saenz Julienne and Mel Gorman, 2022";
+    s6.sw = mm::patch::remote_drain_under_pcp_lock;
+    s6.preset = "skylake-2s";
+    s6.era = "v6.6"; // the first modelled era with pcp->lock (v6.0 .. v6.5 run as v5.4, which has none)
+    s6.workload = "net-stream";
+    s6.machine = "not stated";
+    s6.benchmark = "netperf and hackbench, with __drain_all_pages(NULL, true) triggered about 100 times a second";
+    const std::string k6 = "patch mail (Mel Gorman's \"Drain remote per-cpu directly\" series, 2022; 443c2accd1b6)";
+    s6.figures = {
+        {"score", "netperf / hackbench throughput", "%", std::nullopt, std::nullopt, false, 5.0, change_form::percent,
+            ec::neutral_or_better, "", false,
+            k6 + ": \"no observed performance degradation\"; \"the new scheme performs a bit better (~5%)\"",
+            "KiB sent by net-stream on skylake-2s (112 CPUs) as v6.6 (the patch was measured on its v5.19-era "
+            "base; v6.6 is the first modelled era with pcp->lock) while CPU 0 forces the drain 100 times a virtual "
+            "second. The model does not show the mail's gain: it loses about 1.5%, inside the neutral band, so "
+            "\"no degradation\" holds and \"a bit better\" does not. On, CPU 0 empties all 112 pagesets itself "
+            "(its own stream pays for them) and the allocations and frees that meet its hold go to zone->lock; "
+            "off, each CPU pays only for its own lists, and the kworker's wakeup and context switch, which the "
+            "patch removes, are not priced (no source in the cost model). The mail names neither its machine "
+            "nor which of its figures moved by ~5%"},
+        {"remote_work_items", "drain work items on other CPUs", "", std::nullopt, 0, false, std::nullopt,
+            change_form::percent, ec::exact, "", true,
+            k6 + ": \"other unrelated tasks are not interrupted\" (cover letter, v4)",
+            "the work items __drain_all_pages queued on CPUs other than the draining one"},
+        {"pcp_trylock_failures", "pcp->lock trylocks that failed", "", std::nullopt, std::nullopt, false, std::nullopt,
+            change_form::percent, ec::increase, "", false,
+            k6 + ": \"If there is a parallel drain in progress, free to the buddy allocator directly\"",
+            "allocations and frees that found their own pageset held by CPU 0's drain and went to the buddy "
+            "lists under zone->lock; none off, where each CPU drains its own lists"},
+    };
+    out.push_back(std::move(s6));
     return out;
 }
 
@@ -310,6 +345,8 @@ std::optional<double> simulated_figure(const run_summary& r, std::string_view ke
     if (key == "zone_allocs") return static_cast<double>(t.zone_allocs);
     if (key == "free_high_drains") return static_cast<double>(t.free_high_drains);
     if (key == "pcp_resident_pages") return static_cast<double>(t.pcp_resident_pages);
+    if (key == "pcp_trylock_failures") return static_cast<double>(t.pcp_trylock_failures);
+    if (key == "remote_work_items") return static_cast<double>(t.remote_work_items);
     if (r.zones.empty()) return std::nullopt; // the rest measure zone->lock
     if (key == "zone_lock_wait_ns") return sum_zones(r, &zone_summary::wait_ns_total);
     if (key == "hold_ns_max") return max_zones(r, &zone_summary::hold_ns_max);
@@ -399,6 +436,12 @@ figure_comparison compare_figure(const published_figure& fig, const run_summary&
 
     // A change: percent, or a factor (off / on) which shows "no change" as 1.
     if (!c.sim_change) {
+        // Something the switch brings about (none off, some on) is an increase of no defined size: it agrees
+        // when the publication gives only the direction.
+        if (fig.form == change_form::percent && fig.expect == ec::increase && !fig.change && a == 0 && b > 0) {
+            c.agrees = true;
+            return c;
+        }
         c.disagreement = a == 0 && b == 0 ? "not exercised: 0 with the switch off and on"
                                           : "undefined change: " + num(a) + " -> " + num(b);
         return c;

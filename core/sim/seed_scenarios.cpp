@@ -52,6 +52,8 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //       (4.15-rc2 initialises 2 GiB per node early: at 4 GiB, node 0's Normal zone lies within it).
 //  005  net-stream pairs every CPU with another: the scale keeps the CPUs and the era; the patched threshold
 //       depends on high_min, which the low watermark per CPU sets (at least 4 x batch on these machines).
+//  006  net-stream with CPU 0 forcing __drain_all_pages(NULL, true) 100 times a second, the mail's setup:
+//       what is drained is what the pagesets hold between drains, which memory does not change.
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -89,6 +91,13 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         p.duration_ns = quick ? 100 * MS : 500 * MS;
         p.why = "every CPU streams to its pair: the frees run on the CPU that did not allocate; memory does not "
                 "matter beyond high_min (from the low watermark), which sets the patched threshold";
+    } else if (ref.id == "006") {
+        p.gib_per_node = quick ? 4 : 16;
+        p.intensity = 1.0;
+        p.forced_drain_hz = 100;
+        p.duration_ns = quick ? 200 * MS : 1000 * MS;
+        p.why = "the mail's drain rate (about 100 a second) from CPU 0 while every CPU streams; memory does not "
+                "matter beyond what the pagesets hold";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;
@@ -169,6 +178,7 @@ engine_config seed_engine_config(const seed_scenario& sc, const machine_config& 
     ec.workload = sc.ref->workload;
     ec.intensity = sc.plan.intensity;
     ec.hold_threshold_ns = sc.plan.hold_threshold_ns;
+    ec.forced_drain_hz = sc.plan.forced_drain_hz;
     return ec;
 }
 

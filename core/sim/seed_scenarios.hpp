@@ -27,6 +27,7 @@ struct seed_plan {
     vtime_ns duration_ns = 0; // open-ended workloads run this long; finite ones stop here at the latest
     vtime_ns hold_threshold_ns = 1'000'000;
     std::vector<std::pair<std::string, double>> params; // workload tunables (workload::set_param)
+    double forced_drain_hz = 0; // engine_config::forced_drain_hz
     std::string why; // one line: why these numbers
 };
 

@@ -124,3 +124,34 @@ TEST_CASE("a flip the era has no use for is set, and the status line shows the e
         return a && a->patches[p] && w.status()->last_message().toStdString().find(shown) != std::string::npos;
     }));
 }
+
+TEST_CASE("on v6.6 the remote-drain switch is on, acts at once, and its row links its lesson; on v5.4 it is greyed",
+    "[ui][window][switches]")
+{
+    const auto p = mm::patch::remote_drain_under_pcp_lock;
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.6"; });
+        REQUIRE(rw.started);
+        main_window& w = *rw.w;
+        switch_table* t = w.controls()->switches();
+        CHECK(t->state(0, p)); // merged in v6.0; v6.6 is the first modelled era with pcp->lock
+        CHECK(t->box(0, p)->isEnabled());
+        CHECK(t->reach(0, p).when == sim::switch_reach::now);
+        QLabel* note = note_of(w, p);
+        REQUIRE(note);
+        CHECK_THAT(note->text().toStdString(), Catch::Contains("pcp->lock"));
+        bool linked = false;
+        for (QLabel* l : t->findChildren<QLabel*>())
+            if (l->toolTip().contains(QStringLiteral("lessons/10-remote-drain.md"))) {
+                linked = true;
+                CHECK_THAT(l->text().toStdString(), Catch::Contains("lesson:6"));
+            }
+        CHECK(linked);
+    }
+    test::running_window rw; // the classroom machine, v5.4: no pcp->lock to take
+    REQUIRE(rw.started);
+    QCheckBox* b = rw.w->controls()->switches()->box(0, p);
+    CHECK_FALSE(b->isChecked());
+    CHECK_FALSE(b->isEnabled());
+    CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.0"));
+}

@@ -171,6 +171,8 @@ public:
         eq("totals.drain_all_calls", t.drain_all_calls, u.drain_all_calls);
         eq("totals.alloc_failures", t.alloc_failures, u.alloc_failures);
         eq("totals.events_dropped", t.events_dropped, u.events_dropped);
+        eq("totals.pcp_trylock_failures", t.pcp_trylock_failures, u.pcp_trylock_failures);
+        eq("totals.remote_work_items", t.remote_work_items, u.remote_work_items);
         eq("score.work_units", a.score.work_units, b.score.work_units);
         eq("score.unit", a.score.unit, b.score.unit);
         eq("score.seed_measure", a.score.seed_measure, b.score.seed_measure);

@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenario 005 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 and 006 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 6);
+    REQUIRE(refs.size() == 7);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -56,6 +56,30 @@ TEST_CASE("the five seeds and scenario 005 carry their published numbers")
     CHECK(*s5->figures[0].off == 69);
     CHECK(*s5->figures[0].on == 100);
     CHECK(s5->figures[0].expect == sim::expected_change::increase);
+    // 006, the remote-drain patch mail: ~5% better, and no other task interrupted.
+    const auto* s6 = sim::find_seed_reference("006");
+    REQUIRE(s6);
+    CHECK(s6->sw == mm::patch::remote_drain_under_pcp_lock);
+    CHECK(mm::patch_info(s6->sw).scenario == s6->id);
+    CHECK(s6->era == "v6.6");
+    CHECK(*s6->figures[0].change == 5.0);
+    CHECK(s6->figures[0].expect == sim::expected_change::neutral_or_better);
+    CHECK(s6->figures[1].key == "remote_work_items");
+    CHECK(*s6->figures[1].on == 0);
+}
+
+TEST_CASE("something the switch brings about (0 off) agrees with a published increase given as a direction")
+{
+    sim::published_figure f;
+    f.key = "pcp_trylock_failures";
+    f.expect = sim::expected_change::increase;
+    sim::run_summary off, on;
+    on.totals.pcp_trylock_failures = 12;
+    CHECK(sim::compare_figure(f, off, on).agrees);
+    CHECK_FALSE(sim::compare_figure(f, off, off).agrees); // 0 and 0: not exercised
+    CHECK_FALSE(sim::compare_figure(f, on, off).agrees);
+    f.change = 50.0; // a published size cannot be compared with a change from 0
+    CHECK_FALSE(sim::compare_figure(f, off, on).agrees);
 }
 
 TEST_CASE("a decrease of comparable size agrees and the wrong way or far off disagrees")
