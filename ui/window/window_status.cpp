@@ -27,6 +27,10 @@ window_status::window_status(QStatusBar* bar, const frame_pump* pump, QObject* p
     for (QLabel* l : {m_rate, m_state}) l->setMinimumWidth(40);
     m_bar->addPermanentWidget(m_rate);
     m_bar->addPermanentWidget(m_state);
+    // The tooltip with an elided message's whole text goes with the message.
+    connect(m_bar, &QStatusBar::messageChanged, this, [this](const QString& now) {
+        if (now.isEmpty()) m_bar->setToolTip({});
+    });
 }
 
 // The labels' texts change every frame. A text that grew is laid out only after it was painted, clipped ("445 k
@@ -42,7 +46,14 @@ void window_status::keep_width(QLabel* l) const
 void window_status::show_message(const QString& text, int ms)
 {
     m_last_message = text;
-    m_bar->showMessage(text, ms);
+    // QStatusBar clips a message under its permanent labels, mid-word ("is left out on era v6.7: pcp-update-
+    // after-(" at 1280 px): the message is elided to the room left of them instead, whole in the bar's tooltip.
+    int room = m_bar->width() - 2 * m_bar->fontMetrics().averageCharWidth() * 2;
+    for (const QLabel* l : {m_rate, m_state})
+        if (l->isVisible()) room -= std::max(l->width(), l->minimumWidth()) + 8;
+    const QString shown = m_bar->fontMetrics().elidedText(text, Qt::ElideRight, std::max(120, room));
+    m_bar->setToolTip(shown == text ? QString() : text);
+    m_bar->showMessage(shown, ms);
 }
 
 void window_status::show_boot_message(const QString& text)
