@@ -6,6 +6,7 @@
 namespace pcplab::mm
 {
 
+// queue_work_on (kernel/workqueue.c, v5.4 .. v6.x): as drain_all_pages used it up to v5.19.
 void queue_work_on(mm_ctx& c, int cpu, const std::function<void(mm_ctx&)>& fn)
 {
     if (c.wq) {
@@ -16,6 +17,7 @@ void queue_work_on(mm_ctx& c, int cpu, const std::function<void(mm_ctx&)>& fn)
     fn(on_cpu);
 }
 
+// flush_work (kernel/workqueue.c, v5.4 .. v6.x): the drainer waits for the items it queued.
 void flush_work(mm_ctx& c)
 {
     if (c.wq) c.wq->flush_work(c);

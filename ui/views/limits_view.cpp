@@ -223,7 +223,7 @@ void limits_view::rebuild_layout(const frame& f)
                 if (ab)
                     m_legend_order.push_back({g, zp->s[1].*k, tr("A, B: %1").arg(g->name().mid(prefix))});
                 else
-                    m_legend_order.push_back({g, nullptr, {}});
+                    m_legend_order.push_back({g, nullptr, g->name()});
             }
         }
         m_zones.push_back(std::move(zp));
@@ -466,7 +466,7 @@ void limits_view::refit_legend()
     const int width = m_plot->width() - 20;
     std::vector<int> entry_width;
     for (const legend_entry& e : m_legend_order)
-        entry_width.push_back(legend_entry_width(m_legend, e.text.isEmpty() ? e.a->name() : e.text, e.b ? 2 : 1));
+        entry_width.push_back(legend_entry_width(m_legend, e.text, e.b ? 2 : 1));
     // The legend fills rows of `c` entries; each of its columns is as wide as the widest entry in it. The most
     // entries that some column count lays out within the width and rows, and that count.
     const auto row_width = [&](std::size_t n, std::size_t c) {

@@ -81,7 +81,7 @@ private:
     struct legend_entry {
         QCPGraph* a = nullptr;
         QCPGraph* b = nullptr; // null outside A/B
-        QString text; // empty: a's name
+        QString text; // what the entry says
     };
     std::vector<legend_entry> m_legend_order; // the legend's candidates, most important first
     sample_cursor m_samples[2];

@@ -48,7 +48,7 @@ void window_status::show_message(const QString& text, int ms)
     m_last_message = text;
     // QStatusBar clips a message under its permanent labels, mid-word ("is left out on era v6.7: pcp-update-
     // after-(" at 1280 px): the message is elided to the room left of them instead, whole in the bar's tooltip.
-    int room = m_bar->width() - 2 * m_bar->fontMetrics().averageCharWidth() * 2;
+    int room = m_bar->width() - 4 * m_bar->fontMetrics().averageCharWidth(); // the bar's margins and grip
     for (const QLabel* l : {m_rate, m_state})
         if (l->isVisible()) room -= std::max(l->width(), l->minimumWidth()) + 8;
     const QString shown = m_bar->fontMetrics().elidedText(text, Qt::ElideRight, std::max(120, room));
