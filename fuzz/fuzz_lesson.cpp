@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
     auto r = pcplab::lessons::parse_lesson(text, "fuzz.md");
-    if (auto* errs = std::get_if<std::vector<pcplab::lessons::lesson_error>>(&r)) {
+    if (auto* errs = std::get_if<std::vector<pcplab::error>>(&r)) {
         for (const auto& e : *errs) (void)e.str();
         return 0;
     }

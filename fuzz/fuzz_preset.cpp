@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
     auto loaded = pcplab::sim::parse_preset(text, "fuzz.json");
-    if (auto* err = std::get_if<pcplab::sim::preset_error>(&loaded)) {
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) {
         (void)err->str();
         return 0;
     }

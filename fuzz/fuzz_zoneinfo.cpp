@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     const std::string text(reinterpret_cast<const char*>(data), size);
     auto parsed = pcplab::procfs::parse_zoneinfo(text, "fuzz");
-    if (auto* err = std::get_if<pcplab::procfs::zoneinfo_error>(&parsed)) {
+    if (auto* err = std::get_if<pcplab::error>(&parsed)) {
         (void)err->str();
         return 0;
     }

@@ -25,7 +25,7 @@ int cmd_check_zoneinfo(const std::vector<std::string>& args)
     const std::string& file = a.positional.front();
 
     auto parsed = procfs::load_zoneinfo_captures(file);
-    if (auto* err = std::get_if<procfs::zoneinfo_error>(&parsed)) throw cli_error(err->str());
+    if (auto* err = std::get_if<pcplab::error>(&parsed)) throw cli_error(err->str());
     const auto& captures = std::get<std::vector<procfs::zoneinfo_capture>>(parsed);
     // Several captures (mmtests' monitor framing): each is checked on its own, under a line saying which.
     std::string out;

@@ -133,8 +133,7 @@ int cmd_costs(const std::vector<std::string>& args)
     std::string subject;
     if (preset) {
         auto loaded = sim::load_preset(*preset);
-        if (auto* err = std::get_if<sim::preset_error>(&loaded))
-            throw cli_error("--preset " + *preset + ": " + err->str());
+        if (auto* err = std::get_if<pcplab::error>(&loaded)) throw cli_error("--preset " + *preset + ": " + err->str());
         const auto& spec = std::get<mm::machine_spec>(loaded);
         m = sim::cost_model_for(spec);
         subject = "preset " + spec.name;

@@ -133,7 +133,7 @@ int cmd_demo(const std::vector<std::string>& args)
     parsed_args a = parse_args("demo", args, {{"--preset", true, false}}, 0);
     std::string preset = a.get("--preset").value_or("classroom");
     auto loaded = sim::load_preset(preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("--preset " + preset + ": " + err->str());
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) throw cli_error("--preset " + preset + ": " + err->str());
     const mm::machine_spec& spec = std::get<mm::machine_spec>(loaded);
 
     // Seed 000 only exists as a switch where deferred init is followed by nothing else that recomputes
@@ -148,7 +148,7 @@ int cmd_demo(const std::vector<std::string>& args)
     for (int on = 0; on < 2; ++on) {
         opts.switches = {{k_fix, on == 1}};
         auto c = sim::make_machine_config(spec, opts);
-        if (auto* err = std::get_if<sim::config_error>(&c)) throw cli_error(err->str());
+        if (auto* err = std::get_if<pcplab::error>(&c)) throw cli_error(err->str());
         cfg[on] = std::get<sim::machine_config>(c);
     }
     for (const auto& c : cfg) notes.insert(notes.end(), c.notes.begin(), c.notes.end());

@@ -71,14 +71,14 @@ int cmd_preset_from_zoneinfo(const std::vector<std::string>& args)
     }
     // The preset must load as any preset file does; a failure here is a bug in the writer.
     auto loaded = sim::parse_preset(preset.json, out ? *out : "generated preset");
-    if (auto* err = std::get_if<sim::preset_error>(&loaded))
+    if (auto* err = std::get_if<pcplab::error>(&loaded))
         throw cli_error("internal error: the generated preset does not load: " + err->str(), 3);
     std::string text = "era " + preset.era + "\n";
     for (const auto& n : preset.notes) text += "not reproduced: " + n + "\n";
     int status = 0;
     if (a.has("--check")) {
         auto cfg = sim::make_machine_config(std::get<mm::machine_spec>(loaded), {});
-        if (auto* err = std::get_if<sim::config_error>(&cfg))
+        if (auto* err = std::get_if<pcplab::error>(&cfg))
             throw cli_error("internal error: the generated preset does not configure: " + err->str(), 3);
         auto m = sim::build_machine(std::get<sim::machine_config>(cfg));
         sim::boot_to(*m, sim::boot_target::after_init);

@@ -59,7 +59,7 @@ int cmd_presets(const std::vector<std::string>& args)
     std::vector<row> rows;
     for (const auto& name : sim::list_presets()) {
         auto loaded = sim::load_preset(name);
-        if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("preset " + name + ": " + err->str());
+        if (auto* err = std::get_if<pcplab::error>(&loaded)) throw cli_error("preset " + name + ": " + err->str());
         const auto& s = std::get<mm::machine_spec>(loaded);
         rows.push_back({name, std::to_string(s.nr_cpus()), std::to_string(s.nodes.size()), memory_text(spec_pages(s)),
             s.era, first_line(s.description)});

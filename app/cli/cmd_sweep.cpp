@@ -146,16 +146,16 @@ session::sweep_grid grid_from(const parsed_args& a)
         if (!seen.insert(p.configuration).second) continue;
         mm::machine_spec spec = load_preset_or_throw(p.preset);
         for (const auto& [name, value] : p.sysctls)
-            if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty())
-                throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why);
+            if (auto why = sim::set_boot_sysctl(spec, name, value); !why)
+                throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why.message());
         sim::machine_options opts;
         opts.era = p.era;
         for (const auto& [name, on] : p.switches) opts.switches.push_back({*mm::patch_from_name(name), on});
         const auto cfg = resolve_config_or_throw(spec, opts);
         for (const auto& [name, value] : p.sysctls)
-            if (auto why = sim::check_sysctl(name, value, cfg.era); !why.empty())
-                throw cli_error(
-                    "--sysctl " + name + "=" + std::to_string(value) + " on " + p.label(g, true) + ": " + why);
+            if (auto why = sim::check_sysctl(name, value, cfg.era); !why)
+                throw cli_error("--sysctl " + name + "=" + std::to_string(value) + " on " + p.label(g, true) + ": "
+                    + why.message());
     }
     return g;
 }
@@ -182,7 +182,7 @@ std::string read_manifest(const fs::path& dir)
 {
     const fs::path m = dir / "sweep.json";
     auto text = io::read_text_file(m.string(), 64u << 20);
-    if (auto* err = std::get_if<io::read_error>(&text)) throw cli_error(m.string() + ": " + err->message);
+    if (auto* err = std::get_if<pcplab::error>(&text)) throw cli_error(m.string() + ": " + err->message);
     return std::get<std::string>(text);
 }
 

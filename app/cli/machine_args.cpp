@@ -26,7 +26,7 @@ sim::machine_options machine_options_from_args(const parsed_args& a)
     opts.era = a.get("--era");
     for (const auto& text : a.all("--patch")) {
         auto s = sim::parse_switch_setting(text);
-        if (auto* msg = std::get_if<std::string>(&s)) throw cli_error("--patch " + text + ": " + *msg);
+        if (auto* msg = std::get_if<pcplab::error>(&s)) throw cli_error("--patch " + text + ": " + msg->message);
         const auto& setting = std::get<sim::switch_setting>(s);
         for (const auto& earlier : opts.switches)
             if (earlier.p == setting.p)
@@ -42,14 +42,14 @@ sim::machine_options machine_options_from_args(const parsed_args& a)
 mm::machine_spec load_preset_or_throw(const std::string& name)
 {
     auto loaded = sim::load_preset(name);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw cli_error("--preset " + name + ": " + err->str());
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) throw cli_error("--preset " + name + ": " + err->str());
     return std::get<mm::machine_spec>(loaded);
 }
 
 sim::machine_config resolve_config_or_throw(const mm::machine_spec& spec, const sim::machine_options& opts)
 {
     auto cfg = sim::make_machine_config(spec, opts);
-    if (auto* err = std::get_if<sim::config_error>(&cfg)) throw cli_error(err->str());
+    if (auto* err = std::get_if<pcplab::error>(&cfg)) throw cli_error(err->str());
     return std::get<sim::machine_config>(std::move(cfg));
 }
 

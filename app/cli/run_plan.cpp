@@ -81,8 +81,8 @@ run_plan plan_run(const std::vector<std::string>& args)
     if (auto r = a.get("--record")) {
         // Checked before the boot; the recording's claim (session::recording_claim) checks again when it opens.
         if (r->empty()) throw cli_error("--record: needs a file name, not an empty string");
-        const std::string problem = session::recording_path_problem(*r);
-        if (!problem.empty()) throw cli_error("--record " + *r + ": " + problem);
+        if (const status usable = session::recording_path_problem(*r); !usable)
+            throw cli_error("--record " + *r + ": " + usable.message());
         plan.record = *r;
     }
     plan.holds = session::hold_rule::recording_default();
@@ -109,14 +109,14 @@ run_plan plan_run(const std::vector<std::string>& args)
         for (const auto& [earlier, _] : sysctls)
             if (earlier == name) throw cli_error("--sysctl " + name + ": given twice; give each sysctl once");
         const long value = parse_long("--sysctl " + text, text.substr(eq + 1));
-        if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty())
-            throw cli_error("--sysctl " + text + ": " + why);
+        if (auto why = sim::set_boot_sysctl(spec, name, value); !why)
+            throw cli_error("--sysctl " + text + ": " + why.message());
         sysctls.emplace_back(name, value);
     }
     req.cfg = resolve_config_or_throw(spec, opts);
     for (const auto& [name, value] : sysctls)
-        if (auto why = sim::check_sysctl(name, value, req.cfg.era); !why.empty())
-            throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why);
+        if (auto why = sim::check_sysctl(name, value, req.cfg.era); !why)
+            throw cli_error("--sysctl " + name + "=" + std::to_string(value) + ": " + why.message());
     if (!req.cfg.era_note.empty()) plan.notes.push_back(req.cfg.era_note);
     plan.notes.insert(plan.notes.end(), req.cfg.notes.begin(), req.cfg.notes.end());
     plan.json = a.has("--json");

@@ -11,7 +11,7 @@ namespace pcplab::cli
 procfs::zoneinfo_doc load_capture(const std::string& file)
 {
     auto parsed = procfs::load_zoneinfo_captures(file);
-    if (auto* err = std::get_if<procfs::zoneinfo_error>(&parsed)) throw cli_error(err->str());
+    if (auto* err = std::get_if<pcplab::error>(&parsed)) throw cli_error(err->str());
     auto& captures = std::get<std::vector<procfs::zoneinfo_capture>>(parsed);
     // A machine is described by one capture; several (mmtests' "time:" framing) may come from different boots.
     if (captures.size() > 1)

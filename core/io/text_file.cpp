@@ -29,17 +29,17 @@ std::string size_text(std::size_t bytes)
 
 } // namespace
 
-std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t max_bytes)
+result<std::string> read_text_file(const std::string& path, std::size_t max_bytes)
 {
     // Opened without blocking: opening a FIFO that no program writes to would wait for a writer forever.
     fd_guard f{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
-    if (f.fd < 0) return read_error{std::string("cannot open: ") + std::strerror(errno)};
+    if (f.fd < 0) return pcplab::error(std::string("cannot open: ") + std::strerror(errno));
     struct stat st {
     };
-    if (::fstat(f.fd, &st) != 0) return read_error{std::string("cannot stat: ") + std::strerror(errno)};
-    if (S_ISDIR(st.st_mode)) return read_error{"is a directory, not a file"};
+    if (::fstat(f.fd, &st) != 0) return pcplab::error(std::string("cannot stat: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode)) return pcplab::error("is a directory, not a file");
     if (S_ISREG(st.st_mode) && static_cast<unsigned long long>(st.st_size) > max_bytes)
-        return read_error{"is larger than " + size_text(max_bytes) + ": not the kind of file expected here"};
+        return pcplab::error("is larger than " + size_text(max_bytes) + ": not the kind of file expected here");
     // A pipe's first read tells whether anyone writes to it: end of file at once means no writer (reading on
     // would only ever see end of file), EAGAIN a writer that has not written yet. Everything else, and a pipe
     // with a writer, is read blocking from here on.
@@ -53,14 +53,14 @@ std::variant<std::string, read_error> read_text_file(const std::string& path, st
         if (n < 0 && errno == EINTR) continue;
         if (first_read) {
             first_read = false;
-            if (n == 0) return read_error{"is a FIFO (named pipe) that no program writes to: nothing to read"};
+            if (n == 0) return pcplab::error("is a FIFO (named pipe) that no program writes to: nothing to read");
             ::fcntl(f.fd, F_SETFL, ::fcntl(f.fd, F_GETFL) & ~O_NONBLOCK);
             if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) continue;
         }
-        if (n < 0) return read_error{std::string("read error: ") + std::strerror(errno)};
+        if (n < 0) return pcplab::error(std::string("read error: ") + std::strerror(errno));
         if (n == 0) break;
         if (text.size() + static_cast<std::size_t>(n) > max_bytes)
-            return read_error{"is larger than " + size_text(max_bytes) + ": not the kind of file expected here"};
+            return pcplab::error("is larger than " + size_text(max_bytes) + ": not the kind of file expected here");
         text.append(buf, static_cast<std::size_t>(n));
     }
     return text;

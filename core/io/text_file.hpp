@@ -4,17 +4,16 @@
 // that no program writes to is an error at once rather than a wait for a writer that may never come.
 #pragma once
 
+#include "base/error.hpp"
+
 #include <cstddef>
 #include <string>
-#include <variant>
 
 namespace pcplab::io
 {
 
-struct read_error {
-    std::string message; // "cannot open: No such file or directory", "is a directory, not a file", ...
-};
-
-std::variant<std::string, read_error> read_text_file(const std::string& path, std::size_t max_bytes);
+// The text, or why not: error::message is e.g. "cannot open: No such file or directory", "is a directory,
+// not a file" (the caller adds the path as its source).
+result<std::string> read_text_file(const std::string& path, std::size_t max_bytes);
 
 } // namespace pcplab::io

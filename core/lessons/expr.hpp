@@ -5,6 +5,7 @@
 // The grammar and every field are documented in lessons/README.md.
 #pragma once
 
+#include "base/error.hpp"
 #include "lessons/expr_value.hpp"
 
 #include <map>
@@ -39,11 +40,7 @@ struct eval_context {
 
 struct expr_node; // expr_ast.hpp
 
-// A parse or type error: the column (1-based) of the offending token and what is wrong.
-struct expr_error {
-    int column = 0;
-    std::string message;
-};
+// A parse or type error is a pcplab::error with the column (1-based) of the offending token.
 
 class compiled_expr
 {
@@ -56,10 +53,10 @@ public:
     bool valid() const { return m_root != nullptr; }
 
     // The value, or the reason it has none (no such kept state, min over nothing, division by zero ...).
-    std::variant<value, std::string> evaluate(const eval_context& ctx) const;
+    pcplab::result<value> evaluate(const eval_context& ctx) const;
     // The value plus what it was made of, for a report: "7 == 7", "all: 512 of 512 pagesets".
     struct explained {
-        std::variant<value, std::string> result;
+        pcplab::result<value> result;
         std::string detail;
     };
     explained explain(const eval_context& ctx) const;
@@ -71,7 +68,7 @@ private:
     std::string m_text;
 };
 
-using compile_result = std::variant<compiled_expr, expr_error>;
+using compile_result = result<compiled_expr>;
 
 // Compiles `text`; `want` is the type the caller needs (nullopt: any). Unknown names, wrong argument
 // counts and type mismatches are errors here, not at evaluation.

@@ -240,14 +240,14 @@ std::string explain_node(const expr_node& n, const frame& f)
 
 } // namespace
 
-std::variant<value, std::string> compiled_expr::evaluate(const eval_context& ctx) const
+pcplab::result<value> compiled_expr::evaluate(const eval_context& ctx) const
 {
-    if (!m_root) return std::string("no expression");
-    if (!ctx.snap) return std::string("no snapshot yet");
+    if (!m_root) return pcplab::error("no expression");
+    if (!ctx.snap) return pcplab::error("no snapshot yet");
     try {
         return eval(*m_root, frame{&ctx, 0});
     } catch (const eval_failure& e) {
-        return e.message;
+        return pcplab::error(e.message);
     }
 }
 
@@ -255,14 +255,14 @@ compiled_expr::explained compiled_expr::explain(const eval_context& ctx) const
 {
     explained out;
     out.result = evaluate(ctx);
-    if (std::holds_alternative<value>(out.result)) {
+    if (out.result.ok()) {
         try {
             out.detail = explain_node(*m_root, frame{&ctx, 0});
         } catch (const eval_failure& e) {
             out.detail = e.message;
         }
     } else {
-        out.detail = std::get<std::string>(out.result);
+        out.detail = out.result.error().message;
     }
     return out;
 }

@@ -33,7 +33,7 @@ double unit_scale(const std::string& u)
 
 } // namespace
 
-std::variant<std::vector<token>, expr_error> tokenize(const std::string& text)
+result<std::vector<token>> tokenize(const std::string& text)
 {
     std::vector<token> out;
     std::size_t i = 0;
@@ -62,15 +62,17 @@ std::variant<std::vector<token>, expr_error> tokenize(const std::string& text)
                 const std::string unit = text.substr(i, u - i);
                 const double scale = unit_scale(unit);
                 if (scale == 0)
-                    return expr_error{col(i), "'" + unit + "' after a number is not a unit (ns, us, ms or s)"};
+                    return pcplab::error("'" + unit + "' after a number is not a unit (ns, us, ms or s)")
+                        .at_column(col(i));
                 t.number *= scale;
                 i = u;
             }
             t.text = text.substr(start, i - start);
-            if (!std::isfinite(t.number)) return expr_error{t.column, "'" + t.text + "' is too large a number"};
+            if (!std::isfinite(t.number))
+                return pcplab::error("'" + t.text + "' is too large a number").at_column(t.column);
         } else if (c == '"' || c == '\'') {
             std::size_t close = text.find(c, i + 1);
-            if (close == std::string::npos) return expr_error{t.column, "this string is never closed"};
+            if (close == std::string::npos) return pcplab::error("this string is never closed").at_column(t.column);
             t.kind = tok::string;
             t.text = text.substr(i + 1, close - i - 1);
             i = close + 1;
@@ -117,13 +119,14 @@ std::variant<std::vector<token>, expr_error> tokenize(const std::string& text)
                     t.kind = tok::op;
                     break;
                 case '=':
-                    return expr_error{t.column, "'=' alone is not an operator: write == to compare"};
+                    return pcplab::error("'=' alone is not an operator: write == to compare").at_column(t.column);
                 case '&':
                 case '|':
                 case '!':
-                    return expr_error{t.column, std::string("'") + c + "' is not an operator: write and, or, not"};
+                    return pcplab::error(std::string("'") + c + "' is not an operator: write and, or, not")
+                        .at_column(t.column);
                 default:
-                    return expr_error{t.column, std::string("unexpected character '") + c + "'"};
+                    return pcplab::error(std::string("unexpected character '") + c + "'").at_column(t.column);
                 }
                 t.text = std::string(1, c);
                 ++i;

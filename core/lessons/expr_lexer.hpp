@@ -2,6 +2,7 @@
 // quoted strings, dotted names, operators and punctuation.
 #pragma once
 
+#include "base/error.hpp"
 #include "lessons/expr.hpp"
 
 #include <string>
@@ -21,6 +22,6 @@ struct token {
 };
 
 // The tokens of `text` (ending with tok::end), or the first lexical error.
-std::variant<std::vector<token>, expr_error> tokenize(const std::string& text);
+result<std::vector<token>> tokenize(const std::string& text);
 
 } // namespace pcplab::lessons

@@ -26,7 +26,7 @@ namespace
 {
 
 struct parse_failure {
-    expr_error error;
+    pcplab::error error;
 };
 
 // Deeper nesting than any lesson needs; beyond it the recursive descent would exhaust the stack. The tree the
@@ -91,9 +91,12 @@ private:
     const token& next() { return m_toks[std::min(m_pos++, m_toks.size() - 1)]; }
     [[noreturn]] static void fail(const token& t, const std::string& message)
     {
-        throw parse_failure{{t.column, message}};
+        throw parse_failure{pcplab::error(message).at_column(t.column)};
     }
-    [[noreturn]] static void fail_at(int column, const std::string& message) { throw parse_failure{{column, message}}; }
+    [[noreturn]] static void fail_at(int column, const std::string& message)
+    {
+        throw parse_failure{pcplab::error(message).at_column(column)};
+    }
 
     bool is_word(const char* w) const { return peek().kind == tok::name && peek().text == w; }
     bool is_op(const char* o) const { return peek().kind == tok::op && peek().text == o; }
@@ -480,14 +483,14 @@ vtype compiled_expr::type() const
 compile_result compile_expr(const std::string& text, std::optional<vtype> want)
 {
     auto toks = tokenize(text);
-    if (auto* err = std::get_if<expr_error>(&toks)) return *err;
+    if (auto* err = std::get_if<pcplab::error>(&toks)) return *err;
     try {
         parser p(std::get<std::vector<token>>(std::move(toks)));
         node_ptr root = p.parse_all();
         if (want && root->type != *want)
-            return expr_error{root->column,
-                std::string("this is a ") + vtype_name(root->type) + ", but a " + vtype_name(*want) + " is needed here"
-                    + (*want == vtype::boolean ? " (a condition such as batch == 7)" : "")};
+            return pcplab::error(std::string("this is a ") + vtype_name(root->type) + ", but a " + vtype_name(*want)
+                + " is needed here" + (*want == vtype::boolean ? " (a condition such as batch == 7)" : ""))
+                .at_column(root->column);
         return compiled_expr(std::move(root), text);
     } catch (const parse_failure& f) {
         return f.error;

@@ -6,14 +6,6 @@
 namespace pcplab::lessons
 {
 
-std::string lesson_error::str() const
-{
-    std::string s = file;
-    if (line > 0) s += ":" + std::to_string(line);
-    if (line > 0 && column > 0) s += ":" + std::to_string(column);
-    return s + ": " + message;
-}
-
 const std::vector<std::string>& view_ids()
 {
     // ui/views/view.hpp: view::view_id() of every view, the one list of them (the window's --view takes these

@@ -112,19 +112,10 @@ struct lesson {
     std::vector<step> steps;
 };
 
-// An error in a lesson file, pointing at the line (and column where known).
-struct lesson_error {
-    std::string file;
-    int line = 0;
-    int column = 0;
-    std::string message;
-    std::string str() const; // "FILE:LINE:COL: MESSAGE"
-};
-
 struct lesson_set {
     std::string dir;
     std::vector<lesson> lessons; // the files that loaded, in file-name order
-    std::vector<lesson_error> errors; // of every file that did not (one file may have several)
+    std::vector<pcplab::error> errors; // of every file that did not (one file may have several)
     std::vector<std::string> failed_files; // the files with errors, in order
 };
 

@@ -61,11 +61,11 @@ bool split_key(const std::string& line, std::string& key, std::string& value, in
 struct reader {
     std::string file;
     std::vector<std::string> lines;
-    std::vector<lesson_error> errors;
+    std::vector<pcplab::error> errors;
 
     void error(int line, int column, std::string message)
     {
-        errors.push_back({file, line, column, std::move(message)});
+        errors.push_back(pcplab::error::in(file, std::move(message)).at(line, column));
     }
 
     // Lines [from, to) as block entries: "key: value", continuation lines indented, '#' comments.
@@ -217,7 +217,8 @@ lesson_result load_lesson_file(const std::string& path)
 {
     // A lesson is a page of markdown; 4 MiB is far beyond any, and stops /dev/zero or a wrong file early.
     auto text = io::read_text_file(path, 4u << 20);
-    if (auto* err = std::get_if<io::read_error>(&text)) return std::vector<lesson_error>{{path, 0, 0, err->message}};
+    if (auto* err = std::get_if<pcplab::error>(&text))
+        return std::vector<pcplab::error>{pcplab::error::in(path, err->message)};
     return parse_lesson(std::get<std::string>(text), path);
 }
 
@@ -236,7 +237,7 @@ lesson_set load_lessons(const std::string& dir)
                 && entry.path().filename() != "README.md")
                 files.push_back(entry.path().string());
         }
-        if (ec) set.errors.push_back({dir, 0, 0, "cannot read the lessons folder: " + ec.message()});
+        if (ec) set.errors.push_back(pcplab::error::in(dir, "cannot read the lessons folder: " + ec.message()));
     }
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
@@ -244,7 +245,7 @@ lesson_set load_lessons(const std::string& dir)
         if (auto* l = std::get_if<lesson>(&r)) {
             set.lessons.push_back(std::move(*l));
         } else {
-            auto& errs = std::get<std::vector<lesson_error>>(r);
+            auto& errs = std::get<std::vector<pcplab::error>>(r);
             set.errors.insert(set.errors.end(), errs.begin(), errs.end());
             set.failed_files.push_back(f);
         }

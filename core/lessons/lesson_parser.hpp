@@ -2,6 +2,7 @@
 // Every problem is reported with the file and line; a file with problems does not load, the others do.
 #pragma once
 
+#include "base/error.hpp"
 #include "lessons/lesson.hpp"
 
 #include <string>
@@ -11,7 +12,7 @@
 namespace pcplab::lessons
 {
 
-using lesson_result = std::variant<lesson, std::vector<lesson_error>>;
+using lesson_result = std::variant<lesson, std::vector<pcplab::error>>;
 
 // Parse lesson text (`file` names it in messages and becomes lesson::file).
 lesson_result parse_lesson(const std::string& text, const std::string& file);

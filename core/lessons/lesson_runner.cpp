@@ -94,7 +94,7 @@ lesson_outcome run_lesson(const lesson& l, const run_bounds& bounds)
                 if (bounds.node_gib && (!setup.node_gib || *setup.node_gib > *bounds.node_gib))
                     setup.node_gib = *bounds.node_gib;
                 auto r = resolve_setup(setup);
-                if (auto* why = std::get_if<std::string>(&r)) throw std::runtime_error("setup: " + *why);
+                if (auto* why = std::get_if<pcplab::error>(&r)) throw std::runtime_error("setup: " + why->message);
                 auto& es = std::get<engine_setup>(r);
                 m = machine_state{};
                 m.engine = std::make_unique<sim::engine>(es.config, es.make_load);
@@ -106,8 +106,8 @@ lesson_outcome run_lesson(const lesson& l, const run_bounds& bounds)
             sim::engine& e = *m.engine;
             for (const auto& [p, on] : s.flips) e.set_patch(p, on);
             for (const auto& [which, v] : s.writes)
-                if (auto why = e.set_sysctl(which, v); !why.empty())
-                    throw std::runtime_error("write " + mm::vm_sysctl_name(which) + ": " + why);
+                if (auto written = e.set_sysctl(which, v); !written)
+                    throw std::runtime_error("write " + mm::vm_sysctl_name(which) + ": " + written.message());
             auto bounded = [&](sim::vtime_ns ns) { return bounds.run_ns ? std::min(ns, *bounds.run_ns) : ns; };
             if (s.run_ns) {
                 const sim::vtime_ns start = e.now();

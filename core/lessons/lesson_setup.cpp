@@ -16,10 +16,11 @@ bool workload_finishes(const std::string& name)
     return name == "kernbench" || name == "boot";
 }
 
-std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
+result<engine_setup> resolve_setup(const step_setup& s)
 {
     auto loaded = sim::load_preset(s.preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) return "preset " + s.preset + ": " + err->message;
+    if (auto* err = std::get_if<pcplab::error>(&loaded))
+        return pcplab::error("preset " + s.preset + ": " + err->message);
     mm::machine_spec spec = std::get<mm::machine_spec>(std::move(loaded));
     if (s.node_gib) {
         // Scaling only ever shrinks a node: asking for more than the largest one has would change nothing.
@@ -28,30 +29,30 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
             std::snprintf(why, sizeof why,
                 "node_gib %g: more than the preset's largest node (%.1f GiB); node_gib scales a machine down",
                 *s.node_gib, largest);
-            return std::string(why);
+            return pcplab::error(why);
         }
         spec = sim::scale_machine_memory(spec, *s.node_gib);
     }
     for (const auto& [name, value] : s.sysctls)
-        if (auto why = sim::set_boot_sysctl(spec, name, value); !why.empty()) return why;
+        if (auto why = sim::set_boot_sysctl(spec, name, value); !why) return why.error();
 
     sim::machine_options opts;
     opts.era = s.era;
     for (const auto& [p, on] : s.switches) opts.switches.push_back({p, on});
     opts.init_threads = s.init_threads;
     auto resolved = sim::make_machine_config(spec, opts);
-    if (auto* err = std::get_if<sim::config_error>(&resolved)) return err->str();
+    if (auto* err = std::get_if<pcplab::error>(&resolved)) return pcplab::error(err->str());
 
     engine_setup out;
     out.machine = std::get<sim::machine_config>(std::move(resolved));
     for (const auto& [name, value] : s.sysctls)
-        if (auto why = sim::check_sysctl(name, value, out.machine.era); !why.empty()) return why;
+        if (auto why = sim::check_sysctl(name, value, out.machine.era); !why) return why.error();
 
     auto probe = sim::make_workload(s.workload);
     if (!probe) {
         std::string known;
         for (const auto& n : sim::workload_names()) known += (known.empty() ? "" : ", ") + n;
-        return "unknown workload '" + s.workload + "' (" + known + ")";
+        return pcplab::error("unknown workload '" + s.workload + "' (" + known + ")");
     }
     for (const auto& [key, value] : s.params) {
         // The workload's message names the parameter and, for an unknown one, every key it takes.
@@ -59,12 +60,12 @@ std::variant<engine_setup, std::string> resolve_setup(const step_setup& s)
         if (!why.empty()) {
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            return "param " + key + "=" + v + ": " + why;
+            return pcplab::error("param " + key + "=" + v + ": " + why);
         }
     }
 
     if (auto why = probe->settings_problem(sim::planned_workload_env(out.machine, s.intensity, {})); !why.empty())
-        return s.workload + ": " + why;
+        return pcplab::error(s.workload + ": " + why);
 
     out.config = sim::engine_config_for(out.machine);
     out.config.workload = s.workload;

@@ -3,6 +3,7 @@
 // program cannot honour), the headless runner and the GUI window (which reboots its engine with it).
 #pragma once
 
+#include "base/error.hpp"
 #include "lessons/lesson.hpp"
 
 #include "sim/engine.hpp"
@@ -24,7 +25,7 @@ struct engine_setup {
 
 // Resolves a setup; a message saying what cannot be honoured otherwise (unknown preset, a switch the era
 // refuses, a workload parameter out of range, a sysctl the era does not have ...).
-std::variant<engine_setup, std::string> resolve_setup(const step_setup& s);
+result<engine_setup> resolve_setup(const step_setup& s);
 
 // Whether a snapshot comes from a machine set up with `s` (preset, modelled era, switches, workload,
 // seed): the GUI panel ignores snapshots of the previous machine until this holds. Live flips change

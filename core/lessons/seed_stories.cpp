@@ -161,7 +161,7 @@ const std::vector<story_text>& table()
 compiled_expr compile_or_throw(const std::string& story, const std::string& text)
 {
     auto r = compile_expr(text, vtype::number);
-    if (auto* e = std::get_if<expr_error>(&r))
+    if (auto* e = std::get_if<pcplab::error>(&r))
         throw std::logic_error(
             "story " + story + ": '" + text + "' column " + std::to_string(e->column) + ": " + e->message);
     return std::get<compiled_expr>(std::move(r));

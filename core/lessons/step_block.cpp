@@ -181,7 +181,7 @@ private:
         const std::string v = joined(e);
         if (e.key == "preset") {
             auto loaded = sim::load_preset(v);
-            if (auto* err = std::get_if<sim::preset_error>(&loaded))
+            if (auto* err = std::get_if<pcplab::error>(&loaded))
                 bad(e, err->message);
             else
                 s.preset = v;
@@ -235,7 +235,7 @@ private:
     void validate_setup()
     {
         auto r = resolve_setup(m_st.setup);
-        if (auto* why = std::get_if<std::string>(&r)) m_st.error(m_first_setup_line, 1, "setup: " + *why);
+        if (auto* why = std::get_if<pcplab::error>(&r)) m_st.error(m_first_setup_line, 1, "setup: " + why->message);
     }
 
     void other_key(const block_entry& e)
@@ -254,7 +254,8 @@ private:
             if (auto sc = sysctl_value(e)) {
                 auto r = resolve_setup(m_st.setup);
                 if (auto* es = std::get_if<engine_setup>(&r))
-                    if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why.empty()) bad(e, why);
+                    if (auto why = sim::check_sysctl(sc->first, sc->second, es->machine.era); !why)
+                        bad(e, why.message());
                 // sysctl_value took only a known name: it becomes the typed sysctl here, at the lesson file's edge.
                 if (auto which = mm::vm_sysctl_from_name(sc->first)) m_step.writes.emplace_back(*which, sc->second);
             }
@@ -301,7 +302,7 @@ private:
         const block_entry& e, const std::string& text, std::optional<vtype> want, int column_offset = 0)
     {
         auto r = compile_expr(text, want);
-        if (auto* err = std::get_if<expr_error>(&r)) {
+        if (auto* err = std::get_if<pcplab::error>(&r)) {
             // Columns are exact for one-line values; a continued value reports its first line.
             m_st.error(e.line, e.more.empty() ? e.value_column + column_offset + err->column - 1 : e.value_column,
                 e.key + ": " + err->message);
@@ -350,9 +351,10 @@ private:
         if (!e.value.empty()) lines.emplace_back(e.value, e.line);
         lines.insert(lines.end(), e.more.begin(), e.more.end());
         for (const auto& [text, line] : lines) {
-            auto err = m_step.reveal.append_line(text);
-            if (err) {
-                m_st.error(line, (line == e.line ? e.value_column : 1) + err->column - 1, "reveal: " + err->message);
+            const status added = m_step.reveal.append_line(text);
+            if (!added) {
+                const pcplab::error& err = added.error();
+                m_st.error(line, (line == e.line ? e.value_column : 1) + err.column - 1, "reveal: " + err.message);
                 continue;
             }
         }

@@ -27,11 +27,11 @@ struct lesson_state {
     step_setup setup; // accumulated
     bool booted = false; // an earlier step set up a machine
     std::set<std::string> kept; // names kept by earlier steps
-    std::vector<lesson_error>* errors = nullptr;
+    std::vector<pcplab::error>* errors = nullptr;
 
     void error(int line, int column, std::string message) const
     {
-        errors->push_back({file, line, column, std::move(message)});
+        errors->push_back(pcplab::error::in(file, std::move(message)).at(line, column));
     }
 };
 

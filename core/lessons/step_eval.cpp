@@ -32,11 +32,11 @@ step_evaluation evaluate_step(const step& s, const eval_context& ctx)
         if (const auto* val = std::get_if<value>(&v))
             o.simulated = val->number;
         else
-            o.error = std::get<std::string>(v);
+            o.error = v.error().message;
         out.figures.push_back(std::move(o));
     }
     for (const auto* p : s.reveal.placeholders())
-        if (std::holds_alternative<std::string>(p->evaluate(ctx))) out.reveal_complete = false;
+        if (!p->evaluate(ctx).ok()) out.reveal_complete = false;
     out.reveal = s.reveal.render(ctx);
     return out;
 }

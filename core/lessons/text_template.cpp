@@ -4,7 +4,7 @@
 namespace pcplab::lessons
 {
 
-std::optional<expr_error> text_template::append_line(const std::string& line)
+status text_template::append_line(const std::string& line)
 {
     std::vector<piece> added;
     if (!m_pieces.empty()) added.push_back({"\n", std::nullopt});
@@ -13,7 +13,7 @@ std::optional<expr_error> text_template::append_line(const std::string& line)
         const std::size_t open = line.find("{{", at);
         const std::size_t stray = line.find("}}", at);
         if (stray != std::string::npos && (open == std::string::npos || stray < open))
-            return expr_error{static_cast<int>(stray) + 1, "'}}' without an opening '{{'"};
+            return pcplab::error("'}}' without an opening '{{'").at_column(static_cast<int>(stray) + 1);
         if (open == std::string::npos) {
             added.push_back({line.substr(at), std::nullopt});
             break;
@@ -21,16 +21,16 @@ std::optional<expr_error> text_template::append_line(const std::string& line)
         if (open > at) added.push_back({line.substr(at, open - at), std::nullopt});
         const std::size_t close = line.find("}}", open + 2);
         if (close == std::string::npos)
-            return expr_error{static_cast<int>(open) + 1, "'{{' is never closed with '}}' on this line"};
+            return pcplab::error("'{{' is never closed with '}}' on this line").at_column(static_cast<int>(open) + 1);
         const std::string src = line.substr(open + 2, close - open - 2);
         auto compiled = compile_expr(src);
-        if (auto* err = std::get_if<expr_error>(&compiled))
-            return expr_error{static_cast<int>(open) + 2 + err->column, err->message};
+        if (auto* err = std::get_if<pcplab::error>(&compiled))
+            return pcplab::error(err->message).at_column(static_cast<int>(open) + 2 + err->column);
         added.push_back({src, std::get<compiled_expr>(std::move(compiled))});
         at = close + 2;
     }
     m_pieces.insert(m_pieces.end(), added.begin(), added.end());
-    return std::nullopt;
+    return {};
 }
 
 bool text_template::has_placeholders() const
@@ -56,8 +56,8 @@ std::string text_template::render(const eval_context& ctx) const
             continue;
         }
         auto v = p.expr->evaluate(ctx);
-        if (auto* err = std::get_if<std::string>(&v)) {
-            s += "[?: " + *err + "]";
+        if (auto* err = std::get_if<pcplab::error>(&v)) {
+            s += "[?: " + err->message + "]";
             continue;
         }
         const auto& val = std::get<value>(v);

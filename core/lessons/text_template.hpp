@@ -2,6 +2,7 @@
 // Each {{ expr }} is compiled when the lesson loads and filled in from the state the step ended in.
 #pragma once
 
+#include "base/error.hpp"
 #include "lessons/expr.hpp"
 
 #include <optional>
@@ -17,7 +18,7 @@ class text_template
 public:
     // Appends one line of source text (placeholders cannot span lines). On error: the column within
     // `line` and the message; the template is unchanged.
-    std::optional<expr_error> append_line(const std::string& line);
+    status append_line(const std::string& line);
     bool empty() const { return m_pieces.empty(); }
     bool has_placeholders() const;
     // The text as written, placeholders included.

@@ -2,6 +2,8 @@
 // applies them to a machine's pagesets (setup_per_cpu_pageset, zone_pcp_update, the sysctls).
 #pragma once
 
+#include "base/error.hpp"
+
 #include "machine.hpp"
 
 #include <string>
@@ -70,12 +72,12 @@ void zone_pcp_update(machine& m, zone& z, int cpu_online, limits_cause cause);
 void setup_per_cpu_pageset(machine& m);
 
 // vm.percpu_pagelist_fraction (<= v5.13) and vm.percpu_pagelist_high_fraction (v5.14+): 0 or >= 8.
-// Return an empty string on success, else why the value was refused (-EINVAL in the kernel).
-std::string set_percpu_pagelist_fraction(machine& m, int value);
-std::string set_percpu_pagelist_high_fraction(machine& m, int value);
+// Ok, or why the value was refused (-EINVAL in the kernel).
+status set_percpu_pagelist_fraction(machine& m, int value);
+status set_percpu_pagelist_high_fraction(machine& m, int value);
 // vm.pcp_batch_scale_max (Yafang Shao's 2024 proposal, not merged; CONFIG_PCP_BATCH_SCALE_MAX v6.10+ at build
 // time): the largest shift of pcp->batch for a refill run, a free run, a drain chunk and a decay step. The
 // next allocator call reads it; nothing is recomputed.
-std::string set_pcp_batch_scale_max(machine& m, int value);
+status set_pcp_batch_scale_max(machine& m, int value);
 
 } // namespace pcplab::mm

@@ -10,14 +10,14 @@ namespace pcplab::mm
 namespace
 {
 
-std::string out_of(vm_sysctl s, long value, const std::string& range)
+error out_of(vm_sysctl s, long value, const std::string& range)
 {
-    return vm_sysctl_name(s) + ": " + std::to_string(value) + " is invalid (" + range + ")";
+    return error(vm_sysctl_name(s) + ": " + std::to_string(value) + " is invalid (" + range + ")");
 }
 
 // percpu_pagelist_fraction_sysctl_handler (<= v5.13), percpu_pagelist_high_fraction_sysctl_handler (v5.14+):
 // proc_dointvec_minmax from 0 (SYSCTL_ZERO), then -EINVAL for a nonzero value below the minimum fraction (8).
-std::string fraction_problem(vm_sysctl s, long value, int min_fraction)
+status fraction_problem(vm_sysctl s, long value, int min_fraction)
 {
     if (value < 0 || value > INT_MAX || (value != 0 && value < min_fraction))
         return out_of(s, value, "0, or at least " + std::to_string(min_fraction));
@@ -60,20 +60,20 @@ const std::vector<std::string>& vm_sysctl_names()
     return names;
 }
 
-std::string vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era)
+status vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era)
 {
     const std::string version = era.version.str();
     switch (s) {
     case vm_sysctl::percpu_pagelist_fraction:
         // v5.14 "Calculate pcp->high based on zone sizes and active CPUs" replaced it with the high fraction.
         if (era.high_rule() != pcp_high_rule::six_times_batch)
-            return vm_sysctl_name(s) + " does not exist on era " + version
-                + " (removed in v5.14; use vm.percpu_pagelist_high_fraction)";
+            return error(vm_sysctl_name(s) + " does not exist on era " + version
+                + " (removed in v5.14; use vm.percpu_pagelist_high_fraction)");
         return fraction_problem(s, value, MIN_PERCPU_PAGELIST_FRACTION);
     case vm_sysctl::percpu_pagelist_high_fraction:
         if (era.high_rule() != pcp_high_rule::low_watermark)
-            return vm_sysctl_name(s) + " does not exist on era " + version
-                + " (added in v5.14; use vm.percpu_pagelist_fraction)";
+            return error(vm_sysctl_name(s) + " does not exist on era " + version
+                + " (added in v5.14; use vm.percpu_pagelist_fraction)");
         return fraction_problem(s, value, MIN_PERCPU_PAGELIST_HIGH_FRACTION);
     case vm_sysctl::min_free_kbytes:
         // min_free_kbytes_sysctl_handler (v4.17 .. v6.19): proc_dointvec_minmax from SYSCTL_ZERO, an int.
@@ -89,12 +89,12 @@ std::string vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era)
         // The scale exists from v6.7 (PCP_BATCH_SCALE_MAX 5; CONFIG_PCP_BATCH_SCALE_MAX, range 0 .. 6, v6.10);
         // the proposed handler took the Kconfig's range.
         if (era.version.before(6, 7))
-            return vm_sysctl_name(s) + " does not exist on era " + version
-                + " (the pcp batch scale, CONFIG_PCP_BATCH_SCALE_MAX, came with v6.7's auto-tuning)";
+            return error(vm_sysctl_name(s) + " does not exist on era " + version
+                + " (the pcp batch scale, CONFIG_PCP_BATCH_SCALE_MAX, came with v6.7's auto-tuning)");
         if (value < 0 || value > 6) return out_of(s, value, "0 .. 6, CONFIG_PCP_BATCH_SCALE_MAX's range");
         return {};
     }
-    return vm_sysctl_name(s) + ": unknown sysctl";
+    return error(vm_sysctl_name(s) + ": unknown sysctl");
 }
 
 } // namespace pcplab::mm

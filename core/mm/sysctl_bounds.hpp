@@ -2,6 +2,8 @@
 // the engine's live writes and a lesson's setup, so none of them takes a value the kernel would refuse.
 #pragma once
 
+#include "base/error.hpp"
+
 #include "kernel_era.hpp"
 
 #include <optional>
@@ -26,7 +28,7 @@ std::string vm_sysctl_name(vm_sysctl s); // "vm.min_free_kbytes"
 const std::vector<std::string>& vm_sysctl_names(); // every one, with "vm."
 
 // Why writing `value` to `s` on `era` fails (the sysctl does not exist on the era, or its handler returns
-// -EINVAL), naming the sysctl; "" when the write is accepted.
-std::string vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era);
+// -EINVAL), naming the sysctl; ok when the write is accepted.
+status vm_sysctl_problem(vm_sysctl s, long value, const kernel_era& era);
 
 } // namespace pcplab::mm

@@ -147,9 +147,9 @@ void init_per_zone_wmark_min(machine& m)
 
 // min_free_kbytes_sysctl_handler (v4.17 .. v6.19): 0 .. INT_MAX; the value becomes the user's, then only the
 // watermarks are recomputed (and, v5.14+, the pcp limits with them).
-std::string set_min_free_kbytes(machine& m, long kbytes)
+status set_min_free_kbytes(machine& m, long kbytes)
 {
-    if (auto why = vm_sysctl_problem(vm_sysctl::min_free_kbytes, kbytes, m.era); !why.empty()) return why;
+    if (auto why = vm_sysctl_problem(vm_sysctl::min_free_kbytes, kbytes, m.era); !why) return why;
     m.min_free_kbytes = static_cast<unsigned long>(kbytes);
     m.user_min_free_kbytes = kbytes;
     m.sysctl.min_free_kbytes = kbytes;
@@ -158,9 +158,9 @@ std::string set_min_free_kbytes(machine& m, long kbytes)
 }
 
 // watermark_scale_factor_sysctl_handler (v4.6 .. v6.19): 1 .. 1000 (3000 in v6.x), then setup_per_zone_wmarks.
-std::string set_watermark_scale_factor(machine& m, int factor)
+status set_watermark_scale_factor(machine& m, int factor)
 {
-    if (auto why = vm_sysctl_problem(vm_sysctl::watermark_scale_factor, factor, m.era); !why.empty()) return why;
+    if (auto why = vm_sysctl_problem(vm_sysctl::watermark_scale_factor, factor, m.era); !why) return why;
     m.sysctl.watermark_scale_factor = factor;
     setup_per_zone_wmarks(m);
     return {};

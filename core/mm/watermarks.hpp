@@ -1,6 +1,8 @@
 // min_free_kbytes, zone watermarks and lowmem reserves (init_per_zone_wmark_min and friends).
 #pragma once
 
+#include "base/error.hpp"
+
 #include "machine.hpp"
 
 #include <string>
@@ -23,8 +25,8 @@ void setup_per_zone_lowmem_reserve(machine& m);
 // init_per_zone_wmark_min (v5.4 / v6.x): min_free_kbytes (default or the preset's), watermarks, reserves.
 void init_per_zone_wmark_min(machine& m);
 
-// The sysctls: empty string on success, else why the value was refused.
-std::string set_min_free_kbytes(machine& m, long kbytes);
-std::string set_watermark_scale_factor(machine& m, int factor);
+// The sysctls: ok, or why the value was refused.
+status set_min_free_kbytes(machine& m, long kbytes);
+status set_watermark_scale_factor(machine& m, int factor);
 
 } // namespace pcplab::mm

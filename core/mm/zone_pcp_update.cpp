@@ -123,9 +123,9 @@ void setup_per_cpu_pageset(machine& m)
 }
 
 // percpu_pagelist_fraction_sysctl_handler (v2.6 .. v5.13; removed in v5.14): high = managed / fraction.
-std::string set_percpu_pagelist_fraction(machine& m, int value)
+status set_percpu_pagelist_fraction(machine& m, int value)
 {
-    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_fraction, value, m.era); !err.empty()) return err;
+    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_fraction, value, m.era); !err) return err;
     if (m.sysctl.percpu_pagelist_fraction == value) return {};
     m.sysctl.percpu_pagelist_fraction = value;
     m.for_each_populated_zone([&](zone& z) { zone_set_pageset_high_and_batch(m, z, 0, limits_cause::sysctl); });
@@ -133,9 +133,9 @@ std::string set_percpu_pagelist_fraction(machine& m, int value)
 }
 
 // percpu_pagelist_high_fraction_sysctl_handler (v5.14+): high = managed / fraction split over the node's CPUs.
-std::string set_percpu_pagelist_high_fraction(machine& m, int value)
+status set_percpu_pagelist_high_fraction(machine& m, int value)
 {
-    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_high_fraction, value, m.era); !err.empty()) return err;
+    if (auto err = vm_sysctl_problem(vm_sysctl::percpu_pagelist_high_fraction, value, m.era); !err) return err;
     if (m.sysctl.percpu_pagelist_high_fraction == value) return {};
     m.sysctl.percpu_pagelist_high_fraction = value;
     m.for_each_populated_zone([&](zone& z) { zone_set_pageset_high_and_batch(m, z, 0, limits_cause::sysctl); });
@@ -145,9 +145,9 @@ std::string set_percpu_pagelist_high_fraction(machine& m, int value)
 // vm.pcp_batch_scale_max (a proposal; the kernel has CONFIG_PCP_BATCH_SCALE_MAX, v6.10+): every later refill,
 // free run, drain chunk and decay step reads the new scale. A pageset whose alloc_factor is above the new
 // scale is trimmed to it, as a kernel built with the smaller scale would never have let it grow past it.
-std::string set_pcp_batch_scale_max(machine& m, int value)
+status set_pcp_batch_scale_max(machine& m, int value)
 {
-    if (auto err = vm_sysctl_problem(vm_sysctl::pcp_batch_scale_max, value, m.era); !err.empty()) return err;
+    if (auto err = vm_sysctl_problem(vm_sysctl::pcp_batch_scale_max, value, m.era); !err) return err;
     m.sysctl.pcp_batch_scale_max = value;
     m.for_each_populated_zone([&](zone& z) {
         for (auto& pcp : z.per_cpu_pageset)

@@ -57,7 +57,7 @@ zoneinfo_captures_result parse_zoneinfo_captures(const std::string& text, const 
         const std::string_view body = all.substr(p.begin, p.end - p.begin);
         if (i == 0 && pieces.size() > 1 && body.find_first_not_of(" \t\r\n") == std::string_view::npos) continue;
         auto r = parse_zoneinfo(std::string(body), file);
-        if (auto* err = std::get_if<zoneinfo_error>(&r)) {
+        if (auto* err = std::get_if<pcplab::error>(&r)) {
             if (err->line > 0) err->line += p.first_line - 1;
             return *err;
         }
@@ -71,7 +71,7 @@ zoneinfo_captures_result load_zoneinfo_captures(const std::string& path)
     // As load_zoneinfo_file: a machine with thousands of CPUs prints a few MiB; far more is not a capture.
     constexpr std::size_t max_bytes = 256u << 20;
     auto text = io::read_text_file(path, max_bytes);
-    if (auto* err = std::get_if<io::read_error>(&text)) return zoneinfo_error{path, 0, err->message};
+    if (auto* err = std::get_if<pcplab::error>(&text)) return pcplab::error::in(path, err->message);
     return parse_zoneinfo_captures(std::get<std::string>(text), path);
 }
 

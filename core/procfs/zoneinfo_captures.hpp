@@ -4,6 +4,7 @@
 // names the line of the whole file.
 #pragma once
 
+#include "base/error.hpp"
 #include "zoneinfo_parse.hpp"
 
 #include <optional>
@@ -20,7 +21,7 @@ struct zoneinfo_capture {
     zoneinfo_doc doc;
 };
 
-using zoneinfo_captures_result = std::variant<std::vector<zoneinfo_capture>, zoneinfo_error>;
+using zoneinfo_captures_result = result<std::vector<zoneinfo_capture>>;
 zoneinfo_captures_result parse_zoneinfo_captures(const std::string& text, const std::string& file);
 zoneinfo_captures_result load_zoneinfo_captures(const std::string& path);
 

@@ -18,12 +18,6 @@
 namespace pcplab::procfs
 {
 
-std::string zoneinfo_error::str() const
-{
-    if (line > 0) return file + ":" + std::to_string(line) + ": " + message;
-    return file + ": " + message;
-}
-
 int zoneinfo_doc::nr_cpus() const
 {
     std::set<int> cpus;
@@ -531,7 +525,7 @@ zoneinfo_result parse_zoneinfo(const std::string& text, const std::string& file)
         }
         r.finish();
     } catch (const parse_failure& f) {
-        return zoneinfo_error{file, f.line, f.message};
+        return pcplab::error::in(file, f.message).at(f.line);
     }
     return doc;
 }
@@ -541,7 +535,7 @@ zoneinfo_result load_zoneinfo_file(const std::string& path)
     // A machine with thousands of CPUs prints a few MiB; far more is not a zoneinfo capture.
     constexpr std::size_t max_bytes = 256u << 20;
     auto text = io::read_text_file(path, max_bytes);
-    if (auto* err = std::get_if<io::read_error>(&text)) return zoneinfo_error{path, 0, err->message};
+    if (auto* err = std::get_if<pcplab::error>(&text)) return pcplab::error::in(path, err->message);
     return parse_zoneinfo(std::get<std::string>(text), path);
 }
 

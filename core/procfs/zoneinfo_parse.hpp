@@ -4,6 +4,7 @@
 // around it, or several dumps one after another (mmtests and `pcplab-cli export` write "time: N" between).
 #pragma once
 
+#include "base/error.hpp"
 #include <bitset>
 #include <map>
 #include <optional>
@@ -84,14 +85,8 @@ struct zoneinfo_doc {
     std::string skipped_text() const; // "3 unrecognised lines skipped (lines 12, 40, 41)", or empty
 };
 
-struct zoneinfo_error {
-    std::string file;
-    int line = 0;
-    std::string message;
-    std::string str() const; // "FILE:LINE: MESSAGE"
-};
-
-using zoneinfo_result = std::variant<zoneinfo_doc, zoneinfo_error>;
+// An error names the file (source) and the line where known.
+using zoneinfo_result = result<zoneinfo_doc>;
 // Lines it does not know are skipped and counted, records cut short are left out with a note; a number that
 // does not parse on a line it knows is an error with its line, and so is text with no zone in it at all.
 zoneinfo_result parse_zoneinfo(const std::string& text, const std::string& file);

@@ -4,6 +4,8 @@
 // a codec_error, never in a read past the end or a huge allocation.
 #pragma once
 
+#include "base/error.hpp"
+
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -14,10 +16,11 @@
 namespace pcplab::session
 {
 
-class codec_error : public std::runtime_error
+// A damaged blob.
+class codec_error : public failure
 {
 public:
-    using std::runtime_error::runtime_error;
+    using failure::failure;
 };
 
 class byte_writer

@@ -81,18 +81,19 @@ bool check_regular_or_absent(const std::string& path, const std::string& shown)
 
 } // namespace
 
-std::string recording_path_problem(const std::string& path)
+status recording_path_problem(const std::string& path)
 {
-    if (path.empty()) return k_empty_path;
+    if (path.empty()) return pcplab::error(k_empty_path);
     struct stat st {
     };
     if (::lstat(path.c_str(), &st) != 0) return {};
-    if (!S_ISREG(st.st_mode)) return not_regular(st.st_mode);
+    if (!S_ISREG(st.st_mode)) return pcplab::error(not_regular(st.st_mode));
     const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) return {};
     const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
     ::close(fd);
-    return held ? k_held : std::string();
+    if (held) return pcplab::error(k_held);
+    return {};
 }
 
 recording_claim::recording_claim(const std::string& path, intent how)

@@ -5,6 +5,8 @@
 // not interact with flock on Linux, so readers and SQLite's locking go on as before.
 #pragma once
 
+#include "base/error.hpp"
+
 #include <string>
 
 namespace pcplab::session
@@ -35,8 +37,8 @@ private:
 
 // Why a recording could not be made at `path`, checked without changing anything (so that a command can say it
 // before a long boot): an empty path, something that is not a regular file ("is a FIFO (named pipe), not a
-// regular file; not overwriting it"; links are not followed), or a file another writer holds. Empty when none of
+// regular file; not overwriting it"; links are not followed), or a file another writer holds. Ok when none of
 // these; the claim itself checks again, and also what only opening the file tells.
-std::string recording_path_problem(const std::string& path);
+status recording_path_problem(const std::string& path);
 
 } // namespace pcplab::session

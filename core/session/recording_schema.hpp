@@ -2,6 +2,8 @@
 // Creating the tables, and telling a pcplab recording from a foreign, newer, damaged or empty file.
 #pragma once
 
+#include "base/error.hpp"
+
 #include "session/sqlite_db.hpp"
 
 #include <cstdint>
@@ -20,20 +22,15 @@ inline constexpr const char* RECORDING_FORMAT_NAME = "pcplab-recording";
 
 // Anything wrong with a recording file. what() is one line that names the file and the problem:
 // "off.db: not a pcplab recording (an SQLite database without pcplab's tables)".
-class recording_error : public std::runtime_error
+class recording_error : public failure
 {
 public:
     recording_error(const std::string& file, const std::string& problem)
-        : std::runtime_error(file + ": " + problem)
-        , m_file(file)
-        , m_problem(problem)
+        : failure(pcplab::error::in(file, problem))
     {
     }
-    const std::string& file() const { return m_file; }
-    const std::string& problem() const { return m_problem; }
-
-private:
-    std::string m_file, m_problem;
+    const std::string& file() const { return error().source; }
+    const std::string& problem() const { return error().message; }
 };
 
 // Creates every table and index, sets the pragmas (WAL, application_id, user_version) and the meta rows

@@ -2,6 +2,8 @@
 // typed bind/column helpers, and one exception type that carries SQLite's own message.
 #pragma once
 
+#include "base/error.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -15,11 +17,11 @@ namespace pcplab::session
 {
 
 // A failed SQLite call: `code` is SQLite's primary result code (SQLITE_CORRUPT, SQLITE_NOTADB ...).
-class sqlite_error : public std::runtime_error
+class sqlite_error : public failure
 {
 public:
     sqlite_error(int code, const std::string& what)
-        : std::runtime_error(what)
+        : failure(what)
         , m_code(code)
     {
     }

@@ -13,11 +13,11 @@ std::string key_of(const std::string& name)
     return name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
 }
 
-std::string unknown(const std::string& name)
+pcplab::error unknown(const std::string& name)
 {
     std::string known;
     for (const auto& n : sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-    return "unknown sysctl '" + name + "' (" + known + ")";
+    return pcplab::error("unknown sysctl '" + name + "' (" + known + ")");
 }
 
 } // namespace
@@ -27,7 +27,7 @@ const std::vector<std::string>& sysctl_names()
     return mm::vm_sysctl_names();
 }
 
-std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era)
+status check_sysctl(const std::string& name, long value, const mm::kernel_version& era)
 {
     // One rule with the mm setters, the engine's live writes and the lessons (mm::vm_sysctl_problem): the
     // sysctl exists on the era and its handler takes the value.
@@ -36,7 +36,7 @@ std::string check_sysctl(const std::string& name, long value, const mm::kernel_v
     return mm::vm_sysctl_problem(*which, value, mm::kernel_era{era});
 }
 
-std::string set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long value)
+status set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long value)
 {
     const std::string key = key_of(name);
     if (key == "percpu_pagelist_fraction")
@@ -51,7 +51,7 @@ std::string set_boot_sysctl(mm::machine_spec& spec, const std::string& name, lon
         spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
     else
         return unknown(name);
-    return "";
+    return {};
 }
 
 } // namespace pcplab::sim

@@ -3,6 +3,8 @@
 // `pcplab-cli run --sysctl`, sweeps and lesson setups; the engine's live set_sysctl applies the same ones later.
 #pragma once
 
+#include "base/error.hpp"
+
 #include "mm/kernel_version.hpp"
 #include "mm/machine_spec.hpp"
 
@@ -16,11 +18,11 @@ namespace pcplab::sim
 // "vm.watermark_scale_factor".
 const std::vector<std::string>& sysctl_names();
 
-// "" when `value` is a value the kernel of `era` takes for `name` (with or without "vm."), else why not.
-std::string check_sysctl(const std::string& name, long value, const mm::kernel_version& era);
+// Ok when `value` is a value the kernel of `era` takes for `name` (with or without "vm."), else why not.
+status check_sysctl(const std::string& name, long value, const mm::kernel_version& era);
 
-// Writes the value into spec.sysctl; "" or why not (an unknown name). Check it with check_sysctl once the era is
+// Writes the value into spec.sysctl; ok, or why not (an unknown name). Check it with check_sysctl once the era is
 // known.
-std::string set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long value);
+status set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long value);
 
 } // namespace pcplab::sim

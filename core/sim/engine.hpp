@@ -136,8 +136,8 @@ public:
     // ("" when it acts): the one place a live flip's applicability is decided, answered in its command result.
     std::string set_patch(mm::patch p, bool on);
     void set_intensity(double intensity);
-    std::string set_sysctl(mm::vm_sysctl s, long value); // "" on success, else why the write is refused
-    std::string set_sysctl(const std::string& name, long value); // by name (lesson files, tests): the same
+    status set_sysctl(mm::vm_sysctl s, long value); // ok, or why the write is refused
+    status set_sysctl(const std::string& name, long value); // by name (lesson files, tests): the same
 
     const engine_config& config() const;
     mm::machine& machine();

@@ -131,12 +131,12 @@ void engine::set_intensity(double intensity)
     m_impl->set_intensity(intensity);
 }
 
-std::string engine::set_sysctl(mm::vm_sysctl s, long value)
+status engine::set_sysctl(mm::vm_sysctl s, long value)
 {
     return m_impl->set_sysctl(s, value);
 }
 
-std::string engine::set_sysctl(const std::string& name, long value)
+status engine::set_sysctl(const std::string& name, long value)
 {
     return m_impl->set_sysctl(name, value);
 }

@@ -221,47 +221,47 @@ std::string engine::impl::set_patch(mm::patch p, bool on)
 }
 
 // A name (with or without the "vm." prefix) as lesson files and tests give it.
-std::string engine::impl::set_sysctl(const std::string& name, long value)
+status engine::impl::set_sysctl(const std::string& name, long value)
 {
     const auto which = mm::vm_sysctl_from_name(name);
     if (!which) {
         std::string known;
         for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-        return "unknown sysctl '" + name + "' (known: " + known + ")";
+        return error("unknown sysctl '" + name + "' (known: " + known + ")");
     }
     return set_sysctl(*which, value);
 }
 
 // The sysctls of the lab. The value is kept in the config so a reboot keeps it.
-std::string engine::impl::set_sysctl(mm::vm_sysctl which, long value)
+status engine::impl::set_sysctl(mm::vm_sysctl which, long value)
 {
     // Checked before the narrowing below: the bounds include the handlers' int range.
-    std::string err = mm::vm_sysctl_problem(which, value, m->era);
-    if (err.empty()) {
+    status err = mm::vm_sysctl_problem(which, value, m->era);
+    if (err) {
         switch (which) {
         case mm::vm_sysctl::percpu_pagelist_fraction:
             err = mm::set_percpu_pagelist_fraction(*m, static_cast<int>(value));
-            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
+            if (err) cfg.spec.sysctl.percpu_pagelist_fraction = static_cast<int>(value);
             break;
         case mm::vm_sysctl::percpu_pagelist_high_fraction:
             err = mm::set_percpu_pagelist_high_fraction(*m, static_cast<int>(value));
-            if (err.empty()) cfg.spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
+            if (err) cfg.spec.sysctl.percpu_pagelist_high_fraction = static_cast<int>(value);
             break;
         case mm::vm_sysctl::min_free_kbytes:
             err = mm::set_min_free_kbytes(*m, value);
-            if (err.empty()) cfg.spec.sysctl.min_free_kbytes = value;
+            if (err) cfg.spec.sysctl.min_free_kbytes = value;
             break;
         case mm::vm_sysctl::watermark_scale_factor:
             err = mm::set_watermark_scale_factor(*m, static_cast<int>(value));
-            if (err.empty()) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
+            if (err) cfg.spec.sysctl.watermark_scale_factor = static_cast<int>(value);
             break;
         case mm::vm_sysctl::pcp_batch_scale_max:
             err = mm::set_pcp_batch_scale_max(*m, static_cast<int>(value));
-            if (err.empty()) cfg.spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
+            if (err) cfg.spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
             break;
         }
     }
-    if (!err.empty()) return err;
+    if (!err) return err;
     sim_event e;
     e.t = event_time();
     e.kind = event_kind::note;

@@ -216,8 +216,8 @@ command_result engine_driver::apply(const engine_command& c)
             // Accepted even where it means nothing on this era: the engine says why, and the result carries it.
             return result_of(c, true, m_engine->set_patch(f->patch, f->on));
         if (const auto* w = std::get_if<cmd::set_sysctl>(&c.payload)) {
-            std::string err = m_engine->set_sysctl(w->sysctl, w->value);
-            return result_of(c, err.empty(), err);
+            const status written = m_engine->set_sysctl(w->sysctl, w->value);
+            return result_of(c, written.ok(), written.message());
         }
         if (const auto* i = std::get_if<cmd::set_intensity>(&c.payload)) {
             if (!std::isfinite(i->intensity) || i->intensity < 0)

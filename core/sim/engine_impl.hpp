@@ -209,8 +209,8 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void on_limits_change(const mm::limits_change& c);
     void note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause);
     std::string set_patch(mm::patch p, bool on);
-    std::string set_sysctl(mm::vm_sysctl s, long value);
-    std::string set_sysctl(const std::string& name, long value);
+    status set_sysctl(mm::vm_sysctl s, long value);
+    status set_sysctl(const std::string& name, long value);
     void set_intensity(double intensity);
 
     static int zone_slot(int node, int zone) { return node * mm::MAX_NR_ZONES + zone; }

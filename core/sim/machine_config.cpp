@@ -10,16 +10,16 @@
 namespace pcplab::sim
 {
 
-std::variant<switch_setting, std::string> parse_switch_setting(std::string_view text)
+result<switch_setting> parse_switch_setting(std::string_view text)
 {
     auto eq = text.find('=');
     if (eq == std::string_view::npos)
-        return std::string("expected NAME=on or NAME=off, got '") + std::string(text) + "'";
+        return pcplab::error("expected NAME=on or NAME=off, got '" + std::string(text) + "'");
     std::string_view name = text.substr(0, eq), value = text.substr(eq + 1);
     auto p = mm::patch_from_name(name);
-    if (!p) return "unknown switch '" + std::string(name) + "' (known: " + mm::patch_names_list() + ")";
+    if (!p) return pcplab::error("unknown switch '" + std::string(name) + "' (known: " + mm::patch_names_list() + ")");
     if (value != "on" && value != "off")
-        return std::string(name) + ": value must be on or off, not '" + std::string(value) + "'";
+        return pcplab::error(std::string(name) + ": value must be on or off, not '" + std::string(value) + "'");
     return switch_setting{*p, value == "on"};
 }
 
@@ -55,8 +55,8 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     auto choice = mm::choose_era(era_text);
     if (!choice) {
         if (opts.era)
-            return config_error{"--era", "'" + era_text + "' is not a kernel version (try v5.4, 6.7, 5.4.0-rc3)"};
-        return config_error{preset_source, "era '" + era_text + "' is not a kernel version"};
+            return pcplab::error::in("--era", "'" + era_text + "' is not a kernel version (try v5.4, 6.7, 5.4.0-rc3)");
+        return pcplab::error::in(preset_source, "era '" + era_text + "' is not a kernel version");
     }
     cfg.requested = choice->requested;
     cfg.era = choice->era;
@@ -70,9 +70,9 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     // ... then the preset's bundle, then the command line, each checked against the modelled era.
     for (const auto& [name, on] : spec.patches) {
         auto p = mm::patch_from_name(name);
-        if (!p) return config_error{preset_source, "unknown switch '" + name + "'"};
+        if (!p) return pcplab::error::in(preset_source, "unknown switch '" + name + "'");
         if (auto why = mm::patch_not_applicable(*p, on, cfg.era); !why.empty()) {
-            if (!opts.era) return config_error{preset_source, "sets " + setting_text(*p, on) + ", but " + why};
+            if (!opts.era) return pcplab::error::in(preset_source, "sets " + setting_text(*p, on) + ", but " + why);
             cfg.notes.push_back(
                 preset_source + "'s " + setting_text(*p, on) + " is left out on era " + cfg.era.str() + ": " + why);
             continue;
@@ -82,7 +82,7 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     }
     for (const auto& s : opts.switches) {
         if (auto why = mm::patch_not_applicable(s.p, s.on, cfg.era); !why.empty())
-            return config_error{"--patch " + setting_text(s.p, s.on), why};
+            return pcplab::error::in("--patch " + setting_text(s.p, s.on), why);
         cfg.patches.set(s.p, s.on);
         cfg.origin[static_cast<unsigned>(s.p)] = switch_origin::user;
     }
@@ -92,11 +92,11 @@ config_result make_machine_config(const mm::machine_spec& spec, const machine_op
     cfg.patches.init_threads = spec.init_threads;
     if (opts.init_threads) {
         int n = *opts.init_threads;
-        if (n < 1) return config_error{"--init-threads", "must be at least 1, not " + std::to_string(n)};
+        if (n < 1) return pcplab::error::in("--init-threads", "must be at least 1, not " + std::to_string(n));
         if (n > 1 && !cfg.patches[mm::patch::parallel_deferred_init])
-            return config_error{"--init-threads",
+            return pcplab::error::in("--init-threads",
                 std::to_string(n) + " threads need parallel-deferred-init, which is off on " + cfg.requested.str()
-                    + " (add --patch parallel-deferred-init=on)"};
+                    + " (add --patch parallel-deferred-init=on)");
         cfg.patches.init_threads = n;
     }
     return cfg;

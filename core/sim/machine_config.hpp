@@ -2,6 +2,7 @@
 // and booting it to a named stage. Shared by the CLI and the GUI so both resolve switches the same way.
 #pragma once
 
+#include "base/error.hpp"
 #include "mm/boot.hpp"
 #include "mm/machine.hpp"
 #include "sim/engine.hpp"
@@ -25,7 +26,7 @@ struct switch_setting {
     bool on = false;
 };
 // Parses "NAME=on|off"; on failure, a message that names the problem (unknown switch, bad value).
-std::variant<switch_setting, std::string> parse_switch_setting(std::string_view text);
+result<switch_setting> parse_switch_setting(std::string_view text);
 
 // What the user asked for on top of the preset. Unset fields keep the preset's choice.
 struct machine_options {
@@ -48,15 +49,9 @@ struct machine_config {
     std::vector<std::string> notes; // preset settings left out because the user's era has no use for them
 };
 
-// Why a configuration was refused. `source` names what caused it ("--era", "--patch", "--init-threads",
-// or "preset NAME") so a front end can point at it; `message` says what is wrong.
-struct config_error {
-    std::string source;
-    std::string message;
-    std::string str() const { return source.empty() ? message : source + ": " + message; }
-};
-
-using config_result = std::variant<machine_config, config_error>;
+// A refused configuration's error::source names what caused it ("--era", "--patch", "--init-threads", or
+// "preset NAME") so a front end can point at it.
+using config_result = result<machine_config>;
 
 // Resolve the era and the switches: mm::choose_era on opts.era (else the preset's era); then
 // mm::default_patches(requested version), the preset's overrides, opts.switches. A switch set explicitly

@@ -270,13 +270,6 @@ mm::machine_spec build_spec(const json& root, const std::string& path)
 
 } // namespace
 
-std::string preset_error::str() const
-{
-    if (line > 0) return file + ": line " + std::to_string(line) + ": " + message;
-    if (!field.empty()) return file + ": " + field + ": " + message;
-    return file + ": " + message;
-}
-
 preset_result parse_preset(const std::string& json_text, const std::string& path)
 {
     detail::duplicate_key_finder dups;
@@ -284,7 +277,8 @@ preset_result parse_preset(const std::string& json_text, const std::string& path
     try {
         root = json::parse(json_text, dups.callback());
     } catch (const json::parse_error& e) {
-        return preset_error{path, "", detail::parse_error_message(e.what()), detail::line_of_byte(json_text, e.byte)};
+        return pcplab::error::in(path, detail::parse_error_message(e.what()))
+            .at(detail::line_of_byte(json_text, e.byte));
     } catch (const json::exception& e) {
         // A number beyond a double (1e400) is out_of_range.406, "number overflow parsing '1e400'", with no
         // position: point at the first occurrence of the number.
@@ -293,14 +287,15 @@ preset_result parse_preset(const std::string& json_text, const std::string& path
         auto q = what.find('\'');
         auto number = q == std::string::npos ? std::string() : what.substr(q + 1, what.rfind('\'') - q - 1);
         auto at = number.empty() ? std::string::npos : json_text.find(number);
-        return preset_error{path, "", what, at == std::string::npos ? 0 : detail::line_of_byte(json_text, at + 1)};
+        return pcplab::error::in(path, what).at(at == std::string::npos ? 0 : detail::line_of_byte(json_text, at + 1));
     }
     if (dups.found())
-        return preset_error{path, dups.path(), "appears twice in the same object (a typo or a leftover?)"};
+        return pcplab::error::in(path, "appears twice in the same object (a typo or a leftover?)")
+            .in_field(dups.path());
     try {
         return build_spec(root, path);
     } catch (const field_error& e) {
-        return preset_error{path, e.field, e.message};
+        return pcplab::error::in(path, e.message).in_field(e.field);
     }
 }
 
@@ -308,8 +303,8 @@ preset_result load_preset_file(const std::string& path)
 {
     // The largest shipped preset is a few KiB; a megabyte is already a mistake.
     auto text = io::read_text_file(path, 1u << 20);
-    if (auto* err = std::get_if<io::read_error>(&text))
-        return preset_error{path, "", "cannot read the preset: " + err->message};
+    if (auto* err = std::get_if<pcplab::error>(&text))
+        return pcplab::error::in(path, "cannot read the preset: " + err->message);
     return parse_preset(std::get<std::string>(text), path);
 }
 
@@ -339,9 +334,9 @@ preset_result load_preset(const std::string& name_or_path)
     if (!std::filesystem::is_regular_file(file, ec)) {
         std::string known;
         for (const auto& n : list_presets()) known += (known.empty() ? "" : ", ") + n;
-        return preset_error{file.string(), "",
+        return pcplab::error::in(file.string(),
             "no preset named '" + name_or_path + "' in " + presets_dir()
-                + (known.empty() ? " (the directory has none)" : " (available: " + known + ")")};
+                + (known.empty() ? " (the directory has none)" : " (available: " + known + ")"));
     }
     return load_preset_file(file.string());
 }

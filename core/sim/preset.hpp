@@ -2,6 +2,7 @@
 // machine_spec, with errors that name the file, the field and the problem.
 #pragma once
 
+#include "base/error.hpp"
 #include "mm/machine_spec.hpp"
 
 #include <string>
@@ -11,15 +12,9 @@
 namespace pcplab::sim
 {
 
-struct preset_error {
-    std::string file; // the path as given
-    std::string field; // JSON path of the offending field ("nodes[1].cpus"), empty for syntax errors
-    std::string message; // what is wrong
-    int line = 0; // syntax errors: the line of the offending character (1-based); 0 otherwise
-    std::string str() const; // "FILE: FIELD: MESSAGE" (or "FILE: line L: ..." for syntax errors)
-};
-
-using preset_result = std::variant<mm::machine_spec, preset_error>;
+// An error names the file as given (source), and the JSON path of the offending field ("nodes[1].cpus") or,
+// for a syntax error, the line of the offending character.
+using preset_result = result<mm::machine_spec>;
 
 // Parse one preset file.
 preset_result load_preset_file(const std::string& path);

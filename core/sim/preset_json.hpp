@@ -11,7 +11,7 @@
 namespace pcplab::sim::detail
 {
 
-// Thrown while reading; turned into a preset_error at the boundary.
+// Thrown while reading; turned into a pcplab::error at the boundary.
 struct field_error {
     std::string field;
     std::string message;

@@ -159,14 +159,15 @@ seed_scenario make_seed_scenario(const seed_reference& ref, seed_scale scale)
     sc.ref = &ref;
     sc.plan = plan_for_seed(ref, scale);
     auto loaded = load_preset(ref.preset);
-    if (auto* err = std::get_if<preset_error>(&loaded))
+    if (auto* err = std::get_if<pcplab::error>(&loaded))
         throw std::runtime_error("seed " + ref.id + ": preset " + ref.preset + ": " + err->str());
     const auto& preset = std::get<mm::machine_spec>(loaded);
     sc.preset_gib_per_node = largest_node_gib(preset);
     sc.spec = scale_machine_memory(preset, sc.plan.gib_per_node);
     for (bool on : {false, true}) {
         auto cfg = seed_machine_config(ref, sc.spec, on);
-        if (auto* err = std::get_if<config_error>(&cfg)) throw std::runtime_error("seed " + ref.id + ": " + err->str());
+        if (auto* err = std::get_if<pcplab::error>(&cfg))
+            throw std::runtime_error("seed " + ref.id + ": " + err->str());
         (on ? sc.on : sc.off) = std::get<machine_config>(std::move(cfg));
     }
     return sc;

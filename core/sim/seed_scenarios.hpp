@@ -54,7 +54,7 @@ struct seed_scenario {
 };
 
 // The configuration of the scaled machine with the seed's era and its switch set to `on`; init_threads
-// overrides the deferred-init threads per node (seed 004's sweep). A config_error when it is refused.
+// overrides the deferred-init threads per node (seed 004's sweep). A pcplab::error when it is refused.
 config_result seed_machine_config(
     const seed_reference& ref, const mm::machine_spec& spec, bool on, std::optional<int> init_threads = {});
 

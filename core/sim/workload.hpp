@@ -2,6 +2,8 @@
 // actions on the real allocator and charges their cost in virtual time.
 #pragma once
 
+#include "base/error.hpp"
+
 #include "mm/mm_types.hpp"
 
 #include <cstdint>
@@ -100,8 +102,8 @@ public:
 };
 
 // A workload whose settings do not fit the machine it was attached to (workload::settings_problem).
-struct workload_error : std::invalid_argument {
-    using std::invalid_argument::invalid_argument;
+struct workload_error : failure {
+    using failure::failure;
 };
 
 // kernbench, page-fault1, stress-vm, high-order, bursty, boot

@@ -42,7 +42,7 @@ long peak_rss_mib()
 machine_spec preset(const char* name)
 {
     auto r = sim::load_preset(name);
-    if (auto* e = std::get_if<sim::preset_error>(&r)) {
+    if (auto* e = std::get_if<pcplab::error>(&r)) {
         std::fprintf(stderr, "%s\n", e->str().c_str());
         std::exit(1);
     }

@@ -58,12 +58,12 @@ std::string seed_workload(const std::string& preset)
 void bench_one(const std::string& preset, double budget_s)
 {
     auto loaded = sim::load_preset(preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) {
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) {
         std::printf("engine %-14s: %s\n", preset.c_str(), err->str().c_str());
         return;
     }
     auto resolved = sim::make_machine_config(std::get<mm::machine_spec>(loaded), {});
-    if (auto* err = std::get_if<sim::config_error>(&resolved)) {
+    if (auto* err = std::get_if<pcplab::error>(&resolved)) {
         std::printf("engine %-14s: %s\n", preset.c_str(), err->str().c_str());
         return;
     }

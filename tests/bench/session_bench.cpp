@@ -65,12 +65,12 @@ double thread_cpu_s()
 sim::engine_config config_for(const std::string& preset, const std::string& workload)
 {
     auto spec = sim::load_preset(preset);
-    if (auto* e = std::get_if<sim::preset_error>(&spec)) {
+    if (auto* e = std::get_if<pcplab::error>(&spec)) {
         std::fprintf(stderr, "%s\n", e->str().c_str());
         std::exit(1);
     }
     auto mc = sim::make_machine_config(std::get<mm::machine_spec>(spec), {});
-    if (auto* e = std::get_if<sim::config_error>(&mc)) {
+    if (auto* e = std::get_if<pcplab::error>(&mc)) {
         std::fprintf(stderr, "%s\n", e->str().c_str());
         std::exit(1);
     }

@@ -85,9 +85,9 @@ int main(int argc, char** argv)
         if (std::find(names.begin(), names.end(), w) == names.end()) usage("--workload: unknown workload '" + w + "'");
 
     auto loaded = sim::load_preset(preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) usage("--preset: " + err->str());
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) usage("--preset: " + err->str());
     auto resolved = sim::make_machine_config(std::get<mm::machine_spec>(loaded), {});
-    if (auto* err = std::get_if<sim::config_error>(&resolved)) usage("--preset: " + err->str());
+    if (auto* err = std::get_if<pcplab::error>(&resolved)) usage("--preset: " + err->str());
     const auto& cfg = std::get<sim::machine_config>(resolved);
     if (!quiet) opt.progress = [](const std::string& line) { std::fprintf(stderr, "  %s\n", line.c_str()); };
 

@@ -152,8 +152,8 @@ soak_result soak_workload(const sim::machine_config& cfg, const std::string& wor
                 what = std::string(mm::patch_name(a.p)) + (on ? "=on" : "=off");
             } else {
                 what = a.sysctl + "=" + std::to_string(a.value);
-                if (auto why = e.set_sysctl(a.sysctl, a.value); !why.empty()) {
-                    r.errors.push_back(at + ": writing " + what + " was refused: " + why);
+                if (auto why = e.set_sysctl(a.sysctl, a.value); !why) {
+                    r.errors.push_back(at + ": writing " + what + " was refused: " + why.message());
                     return r;
                 }
                 r.sysctl_writes += 1;

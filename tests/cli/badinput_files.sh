@@ -33,14 +33,14 @@ for cmd in "zoneinfo" "buddyinfo" "pagesets" "costs" "demo" "run --workload kern
     check_table <<ROWS
 2	\$tmp/missing.json	No such file or directory	$cmd --preset \$tmp/missing.json
 2	\$tmp/empty.json	unexpected end of input	$cmd --preset \$tmp/empty.json
-2	\$tmp/truncated.json	line 4: syntax error	$cmd --preset \$tmp/truncated.json
+2	\$tmp/truncated.json	truncated.json:4: syntax error	$cmd --preset \$tmp/truncated.json
 2	$zi	syntax error	$cmd --preset $zi
 2	\$tmp/binary	syntax error	$cmd --preset \$tmp/binary
 2	\$tmp/dir	is a directory	$cmd --preset \$tmp/dir
 2	/dev/zero	is larger than 1 MiB	$cmd --preset /dev/zero
 2	\$tmp/huge_memory.json	nodes[0].memory_gib: must be a number from 0.125 to 16384, not 1e+30	$cmd --preset \$tmp/huge_memory.json
 2	\$tmp/huge_cpus.json	nodes[0].cpus: must be an integer from 0 to 8192	$cmd --preset \$tmp/huge_cpus.json
-2	\$tmp/overflow.json	line 2: number overflow parsing '1e400'	$cmd --preset \$tmp/overflow.json
+2	\$tmp/overflow.json	overflow.json:2: number overflow parsing '1e400'	$cmd --preset \$tmp/overflow.json
 2	\$tmp/negative_cpus.json	nodes[0].cpus: must be an integer from 0 to 8192, not -4	$cmd --preset \$tmp/negative_cpus.json
 2	\$tmp/negative_memory.json	nodes[0].memory_gib: must be a number from 0.125 to 16384, not -1	$cmd --preset \$tmp/negative_memory.json
 2	\$tmp/fraction_cpus.json	nodes[0].cpus: must be an integer	$cmd --preset \$tmp/fraction_cpus.json

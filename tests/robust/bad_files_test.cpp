@@ -16,16 +16,16 @@ using namespace pcplab;
 TEST_CASE("read_text_file refuses directories, missing files and endless devices, and reads /proc files")
 {
     auto dir = io::read_text_file("/", 1 << 20);
-    REQUIRE(std::holds_alternative<io::read_error>(dir));
-    CHECK(std::get<io::read_error>(dir).message == "is a directory, not a file");
+    REQUIRE(std::holds_alternative<pcplab::error>(dir));
+    CHECK(std::get<pcplab::error>(dir).message == "is a directory, not a file");
 
     auto missing = io::read_text_file("/nonexistent/pcplab", 1 << 20);
-    REQUIRE(std::holds_alternative<io::read_error>(missing));
-    CHECK(std::get<io::read_error>(missing).message.find("No such file") != std::string::npos);
+    REQUIRE(std::holds_alternative<pcplab::error>(missing));
+    CHECK(std::get<pcplab::error>(missing).message.find("No such file") != std::string::npos);
 
     auto endless = io::read_text_file("/dev/zero", 1 << 20);
-    REQUIRE(std::holds_alternative<io::read_error>(endless));
-    CHECK(std::get<io::read_error>(endless).message.find("larger than 1 MiB") != std::string::npos);
+    REQUIRE(std::holds_alternative<pcplab::error>(endless));
+    CHECK(std::get<pcplab::error>(endless).message.find("larger than 1 MiB") != std::string::npos);
 
     // /proc files report size 0 and must still be read to their end.
     auto status = io::read_text_file("/proc/self/status", 1 << 20);
@@ -33,7 +33,7 @@ TEST_CASE("read_text_file refuses directories, missing files and endless devices
     CHECK(std::get<std::string>(status).find("VmRSS") != std::string::npos);
 
     auto exact = io::read_text_file("/proc/self/status", std::get<std::string>(status).size() / 2);
-    CHECK(std::holds_alternative<io::read_error>(exact));
+    CHECK(std::holds_alternative<pcplab::error>(exact));
 }
 
 TEST_CASE("the zoneinfo and preset loaders name a directory, a device and an oversized file as such")
@@ -47,21 +47,21 @@ TEST_CASE("the zoneinfo and preset loaders name a directory, a device and an ove
     }
 
     auto z_dir = procfs::load_zoneinfo_file(tmp);
-    REQUIRE(std::holds_alternative<procfs::zoneinfo_error>(z_dir));
-    CHECK(std::get<procfs::zoneinfo_error>(z_dir).str() == tmp + ": is a directory, not a file");
+    REQUIRE(std::holds_alternative<pcplab::error>(z_dir));
+    CHECK(std::get<pcplab::error>(z_dir).str() == tmp + ": is a directory, not a file");
     auto z_dev = procfs::load_zoneinfo_file("/dev/zero");
-    REQUIRE(std::holds_alternative<procfs::zoneinfo_error>(z_dev));
-    CHECK(std::get<procfs::zoneinfo_error>(z_dev).str().rfind("/dev/zero: is larger than", 0) == 0);
+    REQUIRE(std::holds_alternative<pcplab::error>(z_dev));
+    CHECK(std::get<pcplab::error>(z_dev).str().rfind("/dev/zero: is larger than", 0) == 0);
 
     auto p_dir = sim::load_preset_file(tmp);
-    REQUIRE(std::holds_alternative<sim::preset_error>(p_dir));
-    CHECK(std::get<sim::preset_error>(p_dir).str() == tmp + ": cannot read the preset: is a directory, not a file");
+    REQUIRE(std::holds_alternative<pcplab::error>(p_dir));
+    CHECK(std::get<pcplab::error>(p_dir).str() == tmp + ": cannot read the preset: is a directory, not a file");
     auto p_big = sim::load_preset_file(big);
-    REQUIRE(std::holds_alternative<sim::preset_error>(p_big));
-    CHECK(std::get<sim::preset_error>(p_big).str().find("is larger than 1 MiB") != std::string::npos);
+    REQUIRE(std::holds_alternative<pcplab::error>(p_big));
+    CHECK(std::get<pcplab::error>(p_big).str().find("is larger than 1 MiB") != std::string::npos);
     auto p_dev = sim::load_preset("/dev/zero");
-    REQUIRE(std::holds_alternative<sim::preset_error>(p_dev));
-    CHECK(std::get<sim::preset_error>(p_dev).str().find("is larger than") != std::string::npos);
+    REQUIRE(std::holds_alternative<pcplab::error>(p_dev));
+    CHECK(std::get<pcplab::error>(p_dev).str().find("is larger than") != std::string::npos);
 
     std::filesystem::remove_all(tmp);
 }

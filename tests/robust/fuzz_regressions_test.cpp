@@ -63,7 +63,7 @@ TEST_CASE("zoneinfo fuzz regressions are parsed or refused cleanly")
         INFO(f);
         procfs::zoneinfo_result r;
         REQUIRE_NOTHROW(r = procfs::load_zoneinfo_file(f));
-        if (auto* err = std::get_if<procfs::zoneinfo_error>(&r)) {
+        if (auto* err = std::get_if<pcplab::error>(&r)) {
             require_one_line_naming(err->str(), f);
             continue;
         }
@@ -84,13 +84,13 @@ TEST_CASE("preset fuzz regressions are loaded or refused cleanly")
         INFO(f);
         sim::preset_result r;
         REQUIRE_NOTHROW(r = sim::load_preset_file(f));
-        if (auto* err = std::get_if<sim::preset_error>(&r)) {
+        if (auto* err = std::get_if<pcplab::error>(&r)) {
             require_one_line_naming(err->str(), f);
             continue;
         }
         sim::config_result cfg;
         REQUIRE_NOTHROW(cfg = sim::make_machine_config(std::get<mm::machine_spec>(r), {}));
-        if (auto* err = std::get_if<sim::config_error>(&cfg)) CHECK_FALSE(err->str().empty());
+        if (auto* err = std::get_if<pcplab::error>(&cfg)) CHECK_FALSE(err->str().empty());
     }
 }
 
@@ -98,8 +98,8 @@ TEST_CASE("a number too large for a double is a preset error on its line, not an
 {
     const std::string f = std::string(PCPLAB_TEST_FIXTURES) + "/fuzz-regressions/fuzz_preset/number_overflow_1e400";
     auto r = sim::load_preset_file(f);
-    REQUIRE(std::holds_alternative<sim::preset_error>(r));
-    CHECK(std::get<sim::preset_error>(r).str() == f + ": line 2: number overflow parsing '1e400'");
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    CHECK(std::get<pcplab::error>(r).str() == f + ":2: number overflow parsing '1e400'");
 }
 
 TEST_CASE("lesson fuzz regressions are loaded or refused cleanly")
@@ -110,7 +110,7 @@ TEST_CASE("lesson fuzz regressions are loaded or refused cleanly")
         INFO(f);
         lessons::lesson_result r;
         REQUIRE_NOTHROW(r = lessons::load_lesson_file(f));
-        if (auto* errs = std::get_if<std::vector<lessons::lesson_error>>(&r)) {
+        if (auto* errs = std::get_if<std::vector<pcplab::error>>(&r)) {
             REQUIRE_FALSE(errs->empty());
             for (const auto& e : *errs) require_one_line_naming(e.str(), f);
             continue;

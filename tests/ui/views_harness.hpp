@@ -25,11 +25,11 @@ inline sim::engine_config preset_engine_config(const std::string& preset, const 
     const std::vector<sim::switch_setting>& switches = {})
 {
     auto loaded = sim::load_preset(preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) throw std::runtime_error(err->str());
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) throw std::runtime_error(err->str());
     sim::machine_options opts;
     opts.switches = switches;
     auto made = sim::make_machine_config(std::get<mm::machine_spec>(loaded), opts);
-    if (auto* err = std::get_if<sim::config_error>(&made)) throw std::runtime_error(err->str());
+    if (auto* err = std::get_if<pcplab::error>(&made)) throw std::runtime_error(err->str());
     sim::engine_config cfg = sim::engine_config_for(std::get<sim::machine_config>(made));
     cfg.workload = workload;
     cfg.keep_events = true; // the GUI shows the event log and the lock lanes

@@ -101,7 +101,7 @@ TEST_CASE("'Boot this machine' writes a preset the loader takes and asks the win
     const QString path = requested.front();
     CHECK(path == dir.filePath(QStringLiteral("machines/linux-next-20181217-s390x-8cpu.json")));
     auto loaded = sim::load_preset(path.toStdString());
-    if (auto* e = std::get_if<sim::preset_error>(&loaded)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&loaded)) FAIL(e->str());
     const auto& spec = std::get<mm::machine_spec>(loaded);
     CHECK(spec.nr_cpus() == 8);
     CHECK(spec.pages_per_section == 65536); // s390's 256 MiB sections

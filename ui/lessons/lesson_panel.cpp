@@ -149,8 +149,8 @@ void lesson_panel::run_step()
     m_revealed = false;
     if (s->boots || !m_machine_set) {
         auto r = lessons::resolve_setup(s->setup);
-        if (auto* why = std::get_if<std::string>(&r)) {
-            m_check->setText(tr("This step's machine cannot be set up: %1").arg(qs(*why)));
+        if (auto* why = std::get_if<pcplab::error>(&r)) {
+            m_check->setText(tr("This step's machine cannot be set up: %1").arg(qs(why->message)));
             return;
         }
         auto setup = std::make_shared<const lessons::engine_setup>(std::get<lessons::engine_setup>(std::move(r)));

@@ -185,7 +185,7 @@ void lesson_panel::refresh_lesson_list()
     }
     // Files that did not load are listed too, greyed out, with the first error.
     for (const auto& e : m_set.errors) {
-        auto* item = new QListWidgetItem(tr("%1 (not loaded)").arg(qs(e.file)), m_list);
+        auto* item = new QListWidgetItem(tr("%1 (not loaded)").arg(qs(e.source)), m_list);
         item->setFlags(Qt::NoItemFlags);
         item->setToolTip(qs(e.str()));
     }

@@ -69,11 +69,11 @@ void keep_for_views(sim::engine_config& ec, bool keep_holds)
 std::variant<resolved_setup, std::string> resolve_setup(const run_setup& s)
 {
     auto loaded = sim::load_preset(s.preset);
-    if (auto* err = std::get_if<sim::preset_error>(&loaded)) return "preset " + s.preset + ": " + err->str();
+    if (auto* err = std::get_if<pcplab::error>(&loaded)) return "preset " + s.preset + ": " + err->str();
     sim::machine_options opts;
     if (!s.era.empty()) opts.era = s.era;
     auto cfg = sim::make_machine_config(std::get<mm::machine_spec>(loaded), opts);
-    if (auto* err = std::get_if<sim::config_error>(&cfg)) return err->str();
+    if (auto* err = std::get_if<pcplab::error>(&cfg)) return err->str();
 
     resolved_setup r;
     r.machine = std::get<sim::machine_config>(std::move(cfg));

@@ -131,7 +131,7 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
     if (given("preset")) {
         const std::string sv = value("preset").toStdString();
         auto loaded = sim::load_preset(sv);
-        if (auto* err = std::get_if<sim::preset_error>(&loaded))
+        if (auto* err = std::get_if<pcplab::error>(&loaded))
             return "--preset " + sv + ": " + err->message + " (presets: " + join(sim::list_presets()) + ")";
         cl.win.preset = sv;
     }
@@ -144,7 +144,8 @@ std::variant<command_line, std::string> parse_command_line(const QStringList& ar
         for (const QString& v : p.values(QString::fromLatin1(flag))) {
             const std::string sv = v.toStdString();
             auto s = sim::parse_switch_setting(sv);
-            if (auto* msg = std::get_if<std::string>(&s)) return "--" + std::string(flag) + " " + sv + ": " + *msg;
+            if (auto* msg = std::get_if<pcplab::error>(&s))
+                return "--" + std::string(flag) + " " + sv + ": " + msg->message;
             (std::string_view(flag) == "patch" ? cl.win.patches : cl.win.patches_b)
                 .push_back(std::get<sim::switch_setting>(s));
         }

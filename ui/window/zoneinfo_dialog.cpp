@@ -78,7 +78,7 @@ bool zoneinfo_dialog::show_capture(
 {
     m_preset.reset();
     m_boot->setEnabled(false);
-    if (const auto* err = std::get_if<procfs::zoneinfo_error>(&parsed)) {
+    if (const auto* err = std::get_if<pcplab::error>(&parsed)) {
         m_title->setText(tr("Cannot read it: %1").arg(qs(err->str())));
         m_text->clear();
         return false;

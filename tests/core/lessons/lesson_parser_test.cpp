@@ -16,15 +16,15 @@ const std::string k_fixtures = std::string(PCPLAB_TEST_FIXTURES) + "/lessons";
 lesson must_parse(const std::string& text)
 {
     auto r = parse_lesson(text, "test.md");
-    if (auto* errs = std::get_if<std::vector<lesson_error>>(&r)) FAIL("did not parse: " << errs->front().str());
+    if (auto* errs = std::get_if<std::vector<pcplab::error>>(&r)) FAIL("did not parse: " << errs->front().str());
     return std::get<lesson>(std::move(r));
 }
 
-std::vector<lesson_error> must_fail(const std::string& text)
+std::vector<pcplab::error> must_fail(const std::string& text)
 {
     auto r = parse_lesson(text, "bad.md");
-    REQUIRE(std::holds_alternative<std::vector<lesson_error>>(r));
-    return std::get<std::vector<lesson_error>>(r);
+    REQUIRE(std::holds_alternative<std::vector<pcplab::error>>(r));
+    return std::get<std::vector<pcplab::error>>(r);
 }
 
 const std::string k_front = "---\ntitle: T\nsummary: S\n---\n";
@@ -163,7 +163,7 @@ TEST_CASE("each kind of mistake is reported with its line and column")
         INFO(c.block);
         auto errs = must_fail(k_front + "## S\n```step\n" + c.block + "```\n");
         REQUIRE(errs.size() >= 1);
-        CHECK(errs[0].file == "bad.md");
+        CHECK(errs[0].source == "bad.md");
         CHECK(errs[0].line == c.line);
         CHECK(errs[0].column == c.column);
         CHECK_THAT(errs[0].message, Catch::Contains(c.says));
@@ -250,10 +250,10 @@ TEST_CASE("a malformed lesson is refused and the others in the folder still load
     REQUIRE(set.errors.size() == std::size(expected));
     for (std::size_t i = 0; i < set.errors.size(); ++i) {
         INFO(set.errors[i].str());
-        CHECK_THAT(set.errors[i].file, Catch::EndsWith(expected[i].first));
+        CHECK_THAT(set.errors[i].source, Catch::EndsWith(expected[i].first));
         CHECK(set.errors[i].line == expected[i].second);
         CHECK_THAT(set.errors[i].str(),
-            Catch::StartsWith(set.errors[i].file + ":" + std::to_string(expected[i].second) + ":"));
+            Catch::StartsWith(set.errors[i].source + ":" + std::to_string(expected[i].second) + ":"));
     }
 }
 

@@ -12,7 +12,7 @@ namespace
 lesson parse(const std::string& text)
 {
     auto r = parse_lesson(text, "runner.md");
-    if (auto* errs = std::get_if<std::vector<lesson_error>>(&r)) FAIL("did not parse: " << errs->front().str());
+    if (auto* errs = std::get_if<std::vector<pcplab::error>>(&r)) FAIL("did not parse: " << errs->front().str());
     return std::get<lesson>(std::move(r));
 }
 

@@ -342,22 +342,22 @@ TEST_CASE("vm.percpu_pagelist_fraction exists up to v5.13, accepts 0 or >= 8 and
     set_kvm_managed(*m);
     setup_per_cpu_pageset(*m);
     zone& dma32 = m->nodes[0]->z(ZONE_DMA32);
-    CHECK_FALSE(set_percpu_pagelist_fraction(*m, 5).empty());
-    CHECK_FALSE(set_percpu_pagelist_fraction(*m, -1).empty());
+    CHECK_FALSE(set_percpu_pagelist_fraction(*m, 5).ok());
+    CHECK_FALSE(set_percpu_pagelist_fraction(*m, -1).ok());
     CHECK(m->sysctl.percpu_pagelist_fraction == 0);
     CHECK(dma32.per_cpu_pageset[0].high == 378);
 
-    CHECK(set_percpu_pagelist_fraction(*m, 8).empty());
+    CHECK(set_percpu_pagelist_fraction(*m, 8).ok());
     CHECK(dma32.per_cpu_pageset[0].high == 96614); // 772915 / 8
     CHECK(dma32.per_cpu_pageset[1].batch == 96);
     CHECK(m->nodes[0]->z(ZONE_DMA).per_cpu_pageset[0].high == 480);
 
-    CHECK(set_percpu_pagelist_fraction(*m, 0).empty());
+    CHECK(set_percpu_pagelist_fraction(*m, 0).ok());
     CHECK(dma32.per_cpu_pageset[0].high == 378);
     CHECK(dma32.per_cpu_pageset[0].batch == 63);
 
     // The v5.14 knob does not exist here.
-    CHECK_FALSE(set_percpu_pagelist_high_fraction(*m, 8).empty());
+    CHECK_FALSE(set_percpu_pagelist_high_fraction(*m, 8).ok());
 }
 
 TEST_CASE("vm.percpu_pagelist_high_fraction exists from v5.14, accepts 0 or >= 8 and recomputes every zone")
@@ -366,14 +366,14 @@ TEST_CASE("vm.percpu_pagelist_high_fraction exists from v5.14, accepts 0 or >= 8
     set_kvm_managed(*m);
     setup_per_cpu_pageset(*m);
     zone& normal = m->nodes[0]->z(ZONE_NORMAL);
-    CHECK_FALSE(set_percpu_pagelist_fraction(*m, 8).empty()); // removed in v5.14
-    CHECK_FALSE(set_percpu_pagelist_high_fraction(*m, 7).empty());
+    CHECK_FALSE(set_percpu_pagelist_fraction(*m, 8).ok()); // removed in v5.14
+    CHECK_FALSE(set_percpu_pagelist_high_fraction(*m, 7).ok());
     CHECK(m->sysctl.percpu_pagelist_high_fraction == 0);
 
-    CHECK(set_percpu_pagelist_high_fraction(*m, 8).empty());
+    CHECK(set_percpu_pagelist_high_fraction(*m, 8).ok());
     CHECK(normal.per_cpu_pageset[0].high == 18432); // 294912 / 8 / 2
     CHECK(normal.per_cpu_pageset[0].batch == 63);
-    CHECK(set_percpu_pagelist_high_fraction(*m, 0).empty());
+    CHECK(set_percpu_pagelist_high_fraction(*m, 0).ok());
     CHECK(normal.per_cpu_pageset[0].high == 252); // back to the (still zero) low watermark: 4 * batch
 }
 

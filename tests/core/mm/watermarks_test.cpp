@@ -89,7 +89,7 @@ TEST_CASE("init_per_zone_wmark_min uses the default formula unless the user chos
     CHECK(m->min_free_kbytes == 8281); // int_sqrt(1071667 pages * 4 KiB * 16)
     CHECK(wmarks(*m, ZONE_DMA32)[WMARK_MIN] == 1492); // (8281 >> 2) * 772915 / 1071667
 
-    CHECK(set_min_free_kbytes(*m, 100000).empty());
+    CHECK(set_min_free_kbytes(*m, 100000).ok());
     CHECK(m->user_min_free_kbytes == 100000);
     init_per_zone_wmark_min(*m); // e.g. after memory hotplug: the user's larger value stays
     CHECK(m->min_free_kbytes == 100000);
@@ -162,7 +162,7 @@ TEST_CASE("from v5.14 a watermark change recomputes the pcp limits, v5.4 leaves 
     const zone& dma32 = m->nodes[0]->z(ZONE_DMA32);
     CHECK(dma32.per_cpu_pageset[0].high == 7615);
 
-    CHECK(set_watermark_scale_factor(*m, 100).empty());
+    CHECK(set_watermark_scale_factor(*m, 100).ok());
     CHECK(dma32._watermark[WMARK_LOW] == 12185 + 7729); // gap now 1% of the zone
     CHECK(dma32.per_cpu_pageset[1].high == (12185 + 7729) / 2);
 
@@ -170,7 +170,7 @@ TEST_CASE("from v5.14 a watermark change recomputes the pcp limits, v5.4 leaves 
     setup_per_cpu_pageset(*old);
     std::vector<limits_change> seen;
     old->on_limits_change = [&](const limits_change& c) { seen.push_back(c); };
-    CHECK(set_min_free_kbytes(*old, 67584).empty());
+    CHECK(set_min_free_kbytes(*old, 67584).ok());
     CHECK(old->nodes[0]->z(ZONE_DMA32)._watermark[WMARK_MIN] == 12185);
     CHECK(old->nodes[0]->z(ZONE_DMA32).per_cpu_pageset[0].high == 378);
     CHECK(seen.empty());
@@ -179,15 +179,15 @@ TEST_CASE("from v5.14 a watermark change recomputes the pcp limits, v5.4 leaves 
 TEST_CASE("the watermark sysctls refuse values outside their ranges")
 {
     auto m54 = kvm_machine("v5.4");
-    CHECK_FALSE(set_min_free_kbytes(*m54, -1).empty());
-    CHECK_FALSE(set_watermark_scale_factor(*m54, 0).empty());
-    CHECK_FALSE(set_watermark_scale_factor(*m54, 1001).empty());
+    CHECK_FALSE(set_min_free_kbytes(*m54, -1).ok());
+    CHECK_FALSE(set_watermark_scale_factor(*m54, 0).ok());
+    CHECK_FALSE(set_watermark_scale_factor(*m54, 1001).ok());
     CHECK(m54->sysctl.watermark_scale_factor == 10);
-    CHECK(set_watermark_scale_factor(*m54, 1000).empty());
+    CHECK(set_watermark_scale_factor(*m54, 1000).ok());
 
     auto m66 = kvm_machine("v6.6");
-    CHECK(set_watermark_scale_factor(*m66, 3000).empty());
-    CHECK_FALSE(set_watermark_scale_factor(*m66, 3001).empty());
+    CHECK(set_watermark_scale_factor(*m66, 3000).ok());
+    CHECK_FALSE(set_watermark_scale_factor(*m66, 3001).ok());
     CHECK(m66->sysctl.watermark_scale_factor == 3000);
 }
 

@@ -29,7 +29,7 @@ std::string fixture()
 zoneinfo_doc parse(const std::string& text)
 {
     auto r = parse_zoneinfo(text, "test");
-    if (auto* e = std::get_if<zoneinfo_error>(&r)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
     return std::get<zoneinfo_doc>(r);
 }
 

@@ -49,7 +49,7 @@ TEST_CASE("every real capture is read and every pageset matched or explained")
     for (const auto& row : k_table) {
         INFO(row.file);
         auto r = load_zoneinfo_file(dir + row.file);
-        if (auto* e = std::get_if<zoneinfo_error>(&r)) FAIL(e->str());
+        if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
         const auto& doc = std::get<zoneinfo_doc>(r);
         check_report rep = check_zoneinfo(doc, {});
         INFO(rep.text());

@@ -47,11 +47,11 @@ int line_no(const std::vector<std::string>& lines, const std::string& line, int 
     return 0;
 }
 
-zoneinfo_error error_of(const std::string& text)
+pcplab::error error_of(const std::string& text)
 {
     auto r = parse_zoneinfo(text, "zi.txt");
-    REQUIRE(std::holds_alternative<zoneinfo_error>(r));
-    return std::get<zoneinfo_error>(r);
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    return std::get<pcplab::error>(r);
 }
 
 } // namespace
@@ -59,7 +59,7 @@ zoneinfo_error error_of(const std::string& text)
 TEST_CASE("the real 6.18 capture parses into its zones, counters and pagesets")
 {
     auto r = load_zoneinfo_file(fixture_path);
-    if (auto* e = std::get_if<zoneinfo_error>(&r)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
     const auto& doc = std::get<zoneinfo_doc>(r);
     REQUIRE(doc.zones.size() == 5);
     CHECK(doc.nr_nodes() == 1);
@@ -128,7 +128,7 @@ TEST_CASE("a v4.19 per-node block with the blank-named hidden counter parses")
 TEST_CASE("an empty file is an error naming the file")
 {
     auto e = error_of("");
-    CHECK(e.file == "zi.txt");
+    CHECK(e.source == "zi.txt");
     CHECK(e.line == 0);
     CHECK(e.message.find("empty") != std::string::npos);
     CHECK(e.str().rfind("zi.txt: ", 0) == 0);
@@ -334,6 +334,6 @@ TEST_CASE("one zone pasted alone, or its header only, is a partial record with a
 TEST_CASE("a file that cannot be opened is an error naming it")
 {
     auto r = load_zoneinfo_file("/nonexistent/zoneinfo");
-    REQUIRE(std::holds_alternative<zoneinfo_error>(r));
-    CHECK(std::get<zoneinfo_error>(r).str().rfind("/nonexistent/zoneinfo: cannot open", 0) == 0);
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    CHECK(std::get<pcplab::error>(r).str().rfind("/nonexistent/zoneinfo: cannot open", 0) == 0);
 }

@@ -237,7 +237,7 @@ TEST_CASE("zoneinfo of every modelled era parses back with its values")
         normal.per_cpu_pageset[3].high_min = 1000;
         normal.per_cpu_pageset[3].high_max = 7812;
         auto parsed = procfs::parse_zoneinfo(procfs::zoneinfo_text(m), era);
-        if (auto* e = std::get_if<procfs::zoneinfo_error>(&parsed)) FAIL(e->str());
+        if (auto* e = std::get_if<pcplab::error>(&parsed)) FAIL(e->str());
         const auto& doc = std::get<procfs::zoneinfo_doc>(parsed);
         CHECK(doc.nr_nodes() == 2);
         CHECK(doc.nr_cpus() == 4);

@@ -50,7 +50,7 @@ TEST_CASE("a FIFO, a socket, a directory or a symbolic link at the path is refus
 {
     test::scratch_file fifo("claim-fifo.db"), sock("claim-sock.db"), link("claim-link.db"), target("claim-target.db");
     REQUIRE(::mkfifo(fifo.path().c_str(), 0600) == 0);
-    CHECK(session::recording_path_problem(fifo.path())
+    CHECK(session::recording_path_problem(fifo.path()).message()
         == "is a FIFO (named pipe), not a regular file; not overwriting it");
     CHECK(
         create_error(fifo.path()) == fifo.path() + ": is a FIFO (named pipe), not a regular file; not overwriting it");
@@ -94,7 +94,7 @@ TEST_CASE("a device node at the path is refused and left as it was")
 
 TEST_CASE("an empty path is refused, not recorded to a temporary database")
 {
-    CHECK(session::recording_path_problem("") == "an empty path; name the file to record to");
+    CHECK(session::recording_path_problem("").message() == "an empty path; name the file to record to");
     CHECK(create_error("") == "'': an empty path; name the file to record to");
 }
 
@@ -106,7 +106,7 @@ TEST_CASE("a second writer of a file being recorded is refused, and the first re
         first.begin_run(session::run_header{});
         const std::string held = "is being recorded by another process; not touching it (wait for it to "
                                  "finish or record to another file)";
-        CHECK(session::recording_path_problem(f.path()) == held);
+        CHECK(session::recording_path_problem(f.path()).message() == held);
         CHECK(create_error(f.path()) == f.path() + ": " + held);
         CHECK_THROWS_WITH(
             session::recording_writer(f.path(), session::recording_options{}, true), f.path() + ": " + held);
@@ -115,7 +115,7 @@ TEST_CASE("a second writer of a file being recorded is refused, and the first re
     }
     CHECK(runs_in(f.path()) == 2);
     // Once the first writer has closed, the file is an old recording like any other: it may be replaced.
-    CHECK(session::recording_path_problem(f.path()).empty());
+    CHECK(session::recording_path_problem(f.path()).ok());
     CHECK(create_error(f.path()).empty());
     CHECK(runs_in(f.path()) == 0);
 }

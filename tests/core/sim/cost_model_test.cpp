@@ -15,7 +15,7 @@ namespace
 
 mm::machine_spec ok(const sim::preset_result& r)
 {
-    if (auto* e = std::get_if<sim::preset_error>(&r)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
     return std::get<mm::machine_spec>(r);
 }
 
@@ -237,8 +237,8 @@ TEST_CASE("a preset's cost_model key that no class defines and no rate reads is 
     const std::string text = R"({"description": "made up", "era": "v6.7", "sockets": 1,
         "nodes": [{"cpus": 2, "memory_gib": 4}], "cost_model": {"dram_ns.local": 77, "dram_ns.locla": 99}})";
     auto r = sim::parse_preset(text, "typo.json");
-    REQUIRE(std::holds_alternative<sim::preset_error>(r));
-    const std::string msg = std::get<sim::preset_error>(r).str();
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    const std::string msg = std::get<pcplab::error>(r).str();
     CHECK(msg.find("cost_model.dram_ns.locla") != std::string::npos);
     CHECK(msg.find("unknown cost-model key") != std::string::npos);
     CHECK(sim::is_cost_model_key("dram_ns.local"));

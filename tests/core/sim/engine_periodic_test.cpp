@@ -146,17 +146,17 @@ TEST_CASE("sysctls change the limits through the kernel's handlers and refuse ba
     e.boot();
     mm::zone& z = top_zone(e);
     const int high_before = z.per_cpu_pageset[0].high;
-    REQUIRE(e.set_sysctl("vm.percpu_pagelist_fraction", 8).empty());
+    REQUIRE(e.set_sysctl("vm.percpu_pagelist_fraction", 8).ok());
     REQUIRE(z.per_cpu_pageset[0].high != high_before);
     REQUIRE(count_events(e, sim::event_kind::limits_change, "sysctl") >= 1);
     REQUIRE(e.config().spec.sysctl.percpu_pagelist_fraction == 8);
-    REQUIRE_FALSE(e.set_sysctl("vm.percpu_pagelist_fraction", 3).empty());
-    REQUIRE_FALSE(e.set_sysctl("vm.percpu_pagelist_high_fraction", 8).empty()); // not on v5.4
-    REQUIRE_FALSE(e.set_sysctl("vm.no_such_thing", 1).empty());
+    REQUIRE_FALSE(e.set_sysctl("vm.percpu_pagelist_fraction", 3).ok());
+    REQUIRE_FALSE(e.set_sysctl("vm.percpu_pagelist_high_fraction", 8).ok()); // not on v5.4
+    REQUIRE_FALSE(e.set_sysctl("vm.no_such_thing", 1).ok());
     const unsigned long low_before = z.low_wmark_pages();
-    REQUIRE(e.set_sysctl("min_free_kbytes", 65536).empty());
+    REQUIRE(e.set_sysctl("min_free_kbytes", 65536).ok());
     REQUIRE(z.low_wmark_pages() > low_before);
-    CHECK_THAT(e.set_sysctl("vm.pcp_batch_scale_max", 2), Catch::Contains("does not exist on era v5.4"));
+    CHECK_THAT(e.set_sysctl("vm.pcp_batch_scale_max", 2).message(), Catch::Contains("does not exist on era v5.4"));
 }
 
 TEST_CASE("vm.pcp_batch_scale_max is written live on v6.7+ and kept for a reboot")
@@ -164,9 +164,9 @@ TEST_CASE("vm.pcp_batch_scale_max is written live on v6.7+ and kept for a reboot
     auto cfg = small_config(1, 2, 2, "v6.7");
     sim::engine e(cfg, loop_factory(loop_params{}));
     e.boot();
-    REQUIRE(e.set_sysctl("vm.pcp_batch_scale_max", 0).empty());
+    REQUIRE(e.set_sysctl("vm.pcp_batch_scale_max", 0).ok());
     CHECK(e.config().spec.sysctl.pcp_batch_scale_max == 0);
-    CHECK_FALSE(e.set_sysctl("pcp_batch_scale_max", 7).empty());
+    CHECK_FALSE(e.set_sysctl("pcp_batch_scale_max", 7).ok());
     CHECK(e.config().spec.sysctl.pcp_batch_scale_max == 0);
     e.run_until(e.workload_start() + 5'000'000);
     // No refill run grew past the scale: alloc_factor stays 0 on every pageset.

@@ -26,15 +26,15 @@ mm::machine_spec spec_with(const std::string& era, std::map<std::string, bool> p
 sim::machine_config config_ok(const mm::machine_spec& s, const sim::machine_options& o = {})
 {
     auto r = sim::make_machine_config(s, o);
-    if (auto* e = std::get_if<sim::config_error>(&r)) FAIL("unexpected config error: " << e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL("unexpected config error: " << e->str());
     return std::get<sim::machine_config>(r);
 }
 
-sim::config_error config_err(const mm::machine_spec& s, const sim::machine_options& o = {})
+pcplab::error config_err(const mm::machine_spec& s, const sim::machine_options& o = {})
 {
     auto r = sim::make_machine_config(s, o);
-    REQUIRE(std::holds_alternative<sim::config_error>(r));
-    return std::get<sim::config_error>(r);
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    return std::get<pcplab::error>(r);
 }
 
 sim::switch_setting setting(const char* text)
@@ -54,12 +54,12 @@ TEST_CASE("switch settings parse as NAME=on|off and name what is wrong")
     CHECK_FALSE(setting("pcp-high-autotune=off").on);
 
     auto unknown = sim::parse_switch_setting("foo=on");
-    REQUIRE(std::holds_alternative<std::string>(unknown));
-    CHECK_THAT(std::get<std::string>(unknown), Catch::Contains("unknown switch 'foo'"));
+    REQUIRE_FALSE(unknown.ok());
+    CHECK_THAT(unknown.error().message, Catch::Contains("unknown switch 'foo'"));
     auto maybe = sim::parse_switch_setting("batched-bulk-free=maybe");
-    REQUIRE(std::holds_alternative<std::string>(maybe));
-    CHECK_THAT(std::get<std::string>(maybe), Catch::Contains("maybe"));
-    CHECK(std::holds_alternative<std::string>(sim::parse_switch_setting("batched-bulk-free")));
+    REQUIRE_FALSE(maybe.ok());
+    CHECK_THAT(maybe.error().message, Catch::Contains("maybe"));
+    CHECK_FALSE(sim::parse_switch_setting("batched-bulk-free").ok());
 }
 
 TEST_CASE("the switch defaults follow the requested version, not the era it maps to")

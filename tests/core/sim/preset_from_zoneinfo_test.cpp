@@ -36,10 +36,10 @@ trip round_trip_of(const std::string& file)
     t.rep = procfs::check_zoneinfo(t.doc, {});
     t.preset = sim::preset_from_zoneinfo(t.doc, t.rep, procfs::cpus_per_node_of(t.doc, {}, nullptr), file);
     auto loaded = sim::parse_preset(t.preset.json, file + ".json");
-    if (auto* e = std::get_if<sim::preset_error>(&loaded)) FAIL(e->str() << "\n" << t.preset.json);
+    if (auto* e = std::get_if<pcplab::error>(&loaded)) FAIL(e->str() << "\n" << t.preset.json);
     t.spec = std::get<mm::machine_spec>(loaded);
     auto cfg = sim::make_machine_config(t.spec, {});
-    if (auto* e = std::get_if<sim::config_error>(&cfg)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&cfg)) FAIL(e->str());
     auto m = sim::build_machine(std::get<sim::machine_config>(cfg));
     sim::boot_to(*m, sim::boot_target::after_init);
     t.rt = sim::compare_with_capture(t.doc, t.rep, t.preset, *m);

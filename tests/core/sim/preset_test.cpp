@@ -28,14 +28,14 @@ constexpr unsigned long GIB = 1UL << 18; // frames per GiB
 // By value: the result is usually a temporary.
 mm::machine_spec ok(const sim::preset_result& r)
 {
-    if (auto* e = std::get_if<sim::preset_error>(&r)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
     return std::get<mm::machine_spec>(r);
 }
 
-sim::preset_error err(const sim::preset_result& r)
+pcplab::error err(const sim::preset_result& r)
 {
-    REQUIRE(std::holds_alternative<sim::preset_error>(r));
-    return std::get<sim::preset_error>(r);
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    return std::get<pcplab::error>(r);
 }
 
 unsigned long pages_in(const std::vector<mm::pfn_range>& v, pfn_t lo = 0, pfn_t hi = mm::NO_PFN)
@@ -320,7 +320,7 @@ TEST_CASE("bad presets are refused with the file, the field and the problem")
         const std::string path = std::string(PCPLAB_TEST_FIXTURES) + "/presets/bad/" + c.file + ".json";
         INFO(path);
         const auto e = err(sim::load_preset(path));
-        CHECK(e.file == path);
+        CHECK(e.source == path);
         CHECK(e.field == c.field);
         CHECK(e.message.find(c.problem) != std::string::npos);
         CHECK(e.str() == path + ": " + c.field + ": " + e.message);
@@ -333,7 +333,7 @@ TEST_CASE("a syntax error reports its line")
     const auto e = err(sim::load_preset_file(path));
     CHECK(e.line == 5);
     CHECK(e.field.empty());
-    CHECK(e.str().rfind(path + ": line 5: ", 0) == 0);
+    CHECK(e.str().rfind(path + ":5: ", 0) == 0);
     CHECK(e.message.find("syntax error") != std::string::npos);
     // Truncated input: the line is the last one.
     const auto t = err(sim::parse_preset("{\n  \"era\": \"v5.4\",\n", "cut.json"));
@@ -343,11 +343,11 @@ TEST_CASE("a syntax error reports its line")
 TEST_CASE("a missing preset names the file and what exists")
 {
     const auto byname = err(sim::load_preset("no-such-machine"));
-    CHECK(byname.file == sim::presets_dir() + "/no-such-machine.json");
+    CHECK(byname.source == sim::presets_dir() + "/no-such-machine.json");
     CHECK(byname.message.find("no preset named 'no-such-machine'") != std::string::npos);
     CHECK(byname.message.find("epyc2-256") != std::string::npos);
     const auto bypath = err(sim::load_preset("/nonexistent/dir/x.json"));
-    CHECK(bypath.file == "/nonexistent/dir/x.json");
+    CHECK(bypath.source == "/nonexistent/dir/x.json");
     CHECK(bypath.str().find("cannot read") != std::string::npos);
 }
 
@@ -363,7 +363,7 @@ TEST_CASE("PCPLAB_RESOURCES overrides the presets directory")
         CHECK(sim::presets_dir() == (dir / "presets").string());
         CHECK(sim::list_presets() == std::vector<std::string>{"mine"});
         CHECK(ok(sim::load_preset("mine")).nr_cpus() == 8);
-        CHECK(std::holds_alternative<sim::preset_error>(sim::load_preset("classroom")));
+        CHECK(std::holds_alternative<pcplab::error>(sim::load_preset("classroom")));
     }
     fs::remove_all(dir);
     CHECK(sim::presets_dir() != (dir / "presets").string());

@@ -16,14 +16,14 @@ namespace
 
 mm::machine_spec ok(const sim::preset_result& r)
 {
-    if (auto* e = std::get_if<sim::preset_error>(&r)) FAIL(e->str());
+    if (auto* e = std::get_if<pcplab::error>(&r)) FAIL(e->str());
     return std::get<mm::machine_spec>(r);
 }
 
 std::string err(const sim::preset_result& r)
 {
-    REQUIRE(std::holds_alternative<sim::preset_error>(r));
-    return std::get<sim::preset_error>(r).str();
+    REQUIRE(std::holds_alternative<pcplab::error>(r));
+    return std::get<pcplab::error>(r).str();
 }
 
 std::string preset(const std::string& era, const std::string& nodes, const std::string& top = "")

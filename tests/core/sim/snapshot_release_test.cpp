@@ -203,7 +203,7 @@ TEST_CASE("snapshots carry the /proc texts of their capture, shared until the ne
     // A command may change the texts without a step: captured at once.
     auto s2 = sim::build_snapshot(e, cur, {}, opt);
     CHECK(s2->procfs == snaps.back()->procfs);
-    REQUIRE(e.set_sysctl("min_free_kbytes", 65536).empty());
+    REQUIRE(e.set_sysctl("min_free_kbytes", 65536).ok());
     sim::snapshot_context ctx;
     ctx.commands.push_back(sim::command_result{});
     auto s3 = sim::build_snapshot(e, cur, ctx, opt);
