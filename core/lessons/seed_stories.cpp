@@ -154,6 +154,23 @@ const std::vector<story_text>& table()
                         {"pcp->lock trylocks that failed", "totals.pcp_trylock_failures", ""},
                         {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
             }},
+        {"007", "007: rmqueue_bulk keeps the fallback mode that found the last page",
+            "skylake-4s on v6.18, frag-churn: A searches for a block to claim for every page of a refill, B once "
+            "per batch",
+            1e8,
+            {
+                // The slabs are placed and half freed about 26 ms after the boot (4 GiB nodes); then every CPU
+                // streams.
+                {150 * MS, "locks", "Movable refills in polluted memory",
+                    "Order-3 unmovable slabs once filled most of memory and were half freed, so every pageblock "
+                    "is unmovable and more than half used: a movable request can take a page from one but never "
+                    "claim it. Every refill of a movable list falls back. A (v6.15 before the fix) repeats the "
+                    "search for a block to claim, reading each candidate's pageblock, for every page of the "
+                    "batch under zone->lock; B goes straight to stealing after the first page.",
+                    {{"longest zone->lock hold", "max(zones, lock.hold_max_ns)", "ns"},
+                        {"zone->lock held, summed", "sum(zones, lock.hold_ns)", "ns"},
+                        {"file pages streamed", "score.work_units", ""}}},
+            }},
     };
     return t;
 }

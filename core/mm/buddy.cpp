@@ -185,14 +185,19 @@ void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetyp
 }
 
 // rmqueue_bulk (v5.4 / v6.x): `count` blocks under one zone->lock hold, each appended to the tail of the
-// PCP list, so pages split by expand() sit there in ascending pfn order. v6.15+ keeps the fallback mode.
+// PCP list, so pages split by expand() sit there in ascending pfn order. From v6.15 with
+// rmqueue-bulk-fallback-mode ("speed up fallbacks in rmqueue_bulk()") the fallback mode that found the last
+// page is kept for the next: nothing else frees into this zone while the lock is held, so a claim search
+// that failed would fail again. Without it each page starts from the native list and the claim search.
 int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype, unsigned alloc_flags)
 {
     zone_lock_guard lock(c, z, lock_caller::rmqueue_bulk);
     list_ops lo = c.m.lists();
+    const bool keep_mode = c.m.patches[patch::rmqueue_bulk_fallback_mode];
     rmqueue_mode mode = rmqueue_mode::normal;
     int i = 0;
     for (; i < count; ++i) {
+        if (!keep_mode) mode = rmqueue_mode::normal;
         pfn_t pfn = __rmqueue(c, z, order, migratetype, alloc_flags, mode);
         if (pfn == NO_PFN) break;
         page& p = c.m.pfn_to_page(pfn);

@@ -33,9 +33,10 @@ bool can_steal_fallback(unsigned order, int start_mt)
 }
 
 // find_suitable_fallback without the claim test (v6.15's find_suitable_fallback(..., false)): the first
-// fallback type with a free block of this order, or -1.
-int find_fallback_mt(const zone& z, unsigned order, int start_mt)
+// fallback type with a free block of this order, or -1. Each call is one look at an order's free lists.
+int find_fallback_mt(mm_ctx& c, const zone& z, unsigned order, int start_mt)
 {
+    ++c.work.fallback_area_checks;
     const free_area& area = z.free_area_[order];
     if (area.nr_free == 0) return -1;
     for (int fallback_mt : fallbacks[start_mt])
@@ -168,16 +169,16 @@ struct fallback_pick {
 // The search of __rmqueue_fallback (v4.13 .. v6.14): the largest fallback block, from MAX_PAGE_ORDER down
 // to the request (pageblock_order with ALLOC_NOFRAGMENT), as a cheap stand-in for the pageblock with the
 // most free pages. A movable request that may not steal the whole block splits the smallest one instead.
-fallback_pick find_fallback_v4(const zone& z, unsigned order, int start_mt, unsigned alloc_flags)
+fallback_pick find_fallback_v4(mm_ctx& c, const zone& z, unsigned order, int start_mt, unsigned alloc_flags)
 {
     int min_order = (alloc_flags & ALLOC_NOFRAGMENT) ? static_cast<int>(pageblock_order) : static_cast<int>(order);
     for (int current = MAX_PAGE_ORDER; current >= min_order; --current) {
-        int mt = find_fallback_mt(z, static_cast<unsigned>(current), start_mt);
+        int mt = find_fallback_mt(c, z, static_cast<unsigned>(current), start_mt);
         if (mt < 0) continue;
         bool can_steal = can_steal_fallback(static_cast<unsigned>(current), start_mt);
         if (!can_steal && start_mt == MIGRATE_MOVABLE && static_cast<unsigned>(current) > order) {
             for (unsigned smallest = order; smallest < NR_PAGE_ORDERS; ++smallest) {
-                int smt = find_fallback_mt(z, smallest, start_mt);
+                int smt = find_fallback_mt(c, z, smallest, start_mt);
                 if (smt >= 0) return {smallest, smt, can_steal_fallback(smallest, start_mt)};
             }
         }
@@ -189,7 +190,7 @@ fallback_pick find_fallback_v4(const zone& z, unsigned order, int start_mt, unsi
 // __rmqueue_fallback (v4.13 .. v6.9): true when a block was put on start_mt's list for the retry.
 bool rmqueue_fallback_v4(mm_ctx& c, zone& z, unsigned order, int start_mt, unsigned alloc_flags)
 {
-    fallback_pick f = find_fallback_v4(z, order, start_mt, alloc_flags);
+    fallback_pick f = find_fallback_v4(c, z, order, start_mt, alloc_flags);
     if (f.mt < 0) return false;
     pfn_t pfn = z.free_area_[f.order].free_list[f.mt].first;
     steal_suitable_fallback_v4(c, z, pfn, f.order, alloc_flags, start_mt, f.can_steal);
@@ -242,7 +243,7 @@ pfn_t try_to_claim_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned current_order, 
 // (from the largest fallback block) and leave the rest of it on the fallback type's lists.
 pfn_t rmqueue_fallback_v610(mm_ctx& c, zone& z, unsigned order, int start_mt, unsigned alloc_flags)
 {
-    fallback_pick f = find_fallback_v4(z, order, start_mt, alloc_flags);
+    fallback_pick f = find_fallback_v4(c, z, order, start_mt, alloc_flags);
     if (f.mt < 0) return NO_PFN;
     pfn_t pfn = z.free_area_[f.order].free_list[f.mt].first;
     int block_type = c.m.get_pageblock_migratetype(pfn);
@@ -257,11 +258,12 @@ pfn_t rmqueue_fallback_v610(mm_ctx& c, zone& z, unsigned order, int start_mt, un
 // to claim.
 pfn_t rmqueue_claim(mm_ctx& c, zone& z, unsigned order, int start_mt, unsigned alloc_flags)
 {
+    ++c.work.claim_searches;
     int min_order = (alloc_flags & ALLOC_NOFRAGMENT) ? static_cast<int>(pageblock_order) : static_cast<int>(order);
     for (int current = MAX_PAGE_ORDER; current >= min_order; --current) {
         unsigned co = static_cast<unsigned>(current);
         if (!can_steal_fallback(co, start_mt)) break;
-        int mt = find_fallback_mt(z, co, start_mt);
+        int mt = find_fallback_mt(c, z, co, start_mt);
         if (mt < 0) continue;
         pfn_t pfn = z.free_area_[co].free_list[mt].first;
         pfn_t got = try_to_claim_block(c, z, pfn, co, order, start_mt, mt, alloc_flags);
@@ -274,7 +276,7 @@ pfn_t rmqueue_claim(mm_ctx& c, zone& z, unsigned order, int start_mt, unsigned a
 pfn_t rmqueue_steal(mm_ctx& c, zone& z, unsigned order, int start_mt)
 {
     for (unsigned current = order; current < NR_PAGE_ORDERS; ++current) {
-        int mt = find_fallback_mt(z, current, start_mt);
+        int mt = find_fallback_mt(c, z, current, start_mt);
         if (mt < 0) continue;
         return page_del_and_expand(c, z, z.free_area_[current].free_list[mt].first, order, current, mt);
     }

@@ -28,7 +28,8 @@ inline bool move_to_free_list_tail(const kernel_era& e)
     return e.version.at_least(5, 10);
 }
 // v6.15 "don't steal single pages from biggest buddy" + "speed up fallbacks in rmqueue_bulk": the fallback
-// is split into __rmqueue_claim and __rmqueue_steal, and rmqueue_bulk remembers which one worked.
+// is split into __rmqueue_claim and __rmqueue_steal. Whether rmqueue_bulk remembers which one worked is the
+// rmqueue-bulk-fallback-mode switch (rmqueue_bulk in buddy.cpp).
 inline bool rmqueue_claim_then_steal(const kernel_era& e)
 {
     return e.version.at_least(6, 15);
@@ -37,7 +38,8 @@ inline bool rmqueue_claim_then_steal(const kernel_era& e)
 // enum rmqueue_mode (v6.15+), without RMQUEUE_CMA (CMA is not modelled).
 enum class rmqueue_mode { normal, claim, steal };
 
-// __rmqueue with the mode that rmqueue_bulk keeps across its loop (v6.15+; ignored by earlier eras).
+// __rmqueue with the mode that rmqueue_bulk keeps across its loop (v6.15+ with rmqueue-bulk-fallback-mode;
+// ignored by earlier eras).
 pfn_t __rmqueue(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned alloc_flags, rmqueue_mode& mode);
 
 // move_to_free_list (v5.8+ name; list_move in v5.4): move a free block to another migratetype's list of the

@@ -20,6 +20,8 @@ struct mm_work {
     std::uint64_t page_touch_hit = 0; // touches that hit the CPU cache model (engine)
     std::uint64_t pageblock_moves = 0; // pages moved by steal / pageblock type changes
     std::uint64_t pages_initialised = 0; // __init_single_page calls (boot, deferred init)
+    std::uint64_t fallback_area_checks = 0; // free_area orders a fallback search looked at (find_suitable_fallback)
+    std::uint64_t claim_searches = 0; // v6.15+ __rmqueue_claim calls (the top-down search for a block to claim)
 
     mm_work& operator+=(const mm_work& o);
     friend mm_work operator-(mm_work a, const mm_work& b);
@@ -40,6 +42,8 @@ inline mm_work& mm_work::operator+=(const mm_work& o)
     page_touch_hit += o.page_touch_hit;
     pageblock_moves += o.pageblock_moves;
     pages_initialised += o.pages_initialised;
+    fallback_area_checks += o.fallback_area_checks;
+    claim_searches += o.claim_searches;
     return *this;
 }
 
@@ -57,6 +61,8 @@ inline mm_work operator-(mm_work a, const mm_work& b)
     a.page_touch_hit -= b.page_touch_hit;
     a.pageblock_moves -= b.pageblock_moves;
     a.pages_initialised -= b.pages_initialised;
+    a.fallback_area_checks -= b.fallback_area_checks;
+    a.claim_searches -= b.claim_searches;
     return a;
 }
 

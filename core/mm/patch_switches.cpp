@@ -55,6 +55,18 @@ std::string remote_drain_not_applicable(bool, const kernel_version& era)
     return {};
 }
 
+// The remembered mode names the two halves of v6.15's fallback (__rmqueue_claim, then __rmqueue_steal); the
+// earlier fallbacks claim or take a page in one __rmqueue_fallback call, so there is no mode to keep. (Stable
+// kernels such as 6.14.y took the split and the mode together; the model's v6.13 is mainline's.)
+std::string fallback_mode_not_applicable(bool, const kernel_version& era)
+{
+    if (!era.at_least(6, 15))
+        return "rmqueue-bulk-fallback-mode remembers whether __rmqueue_claim or __rmqueue_steal found the last "
+               "page, the two halves v6.15 split the fallback into; era "
+            + era.str() + " falls back in one __rmqueue_fallback call per page and has no mode to keep";
+    return {};
+}
+
 constexpr kernel_version v(int major, int minor)
 {
     return {major, minor, 0, 0};
@@ -100,6 +112,13 @@ constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
         // 443c2accd1b6 "mm/page_alloc: remotely drain per-cpu lists", in Mel Gorman's "Drain remote per-cpu
         // directly" series after 4b23a68f9536 (pcp->lock), merged for v6.0-rc1.
         {true, v(6, 0), std::nullopt}, remote_drain_not_applicable, "10-remote-drain", "006"},
+    {patch::rmqueue_bulk_fallback_mode, "rmqueue-bulk-fallback-mode",
+        "rmqueue_bulk starts each page's fallback where the previous page's succeeded (claim or steal) instead of "
+        "searching for a block to claim again",
+        "Johannes Weiner, 2025",
+        // 90abee6d7895 "mm: page_alloc: speed up fallbacks in rmqueue_bulk()", merged for 6.15-rc3 (Fixes:
+        // c2f6ea38fc1b, v6.15's claim-then-steal fallback, and c0cd6f557b90 of v6.10).
+        {true, v(6, 15), std::nullopt}, fallback_mode_not_applicable, "11-rmqueue-bulk-fallback-mode", "007"},
 }};
 
 // The table is in enum order: patch_info(p) is k_patch_table[p].

@@ -237,6 +237,10 @@ double work_ns(const cost_rates& r, const mm::mm_work& w)
 {
     // pages_initialised is left out: deferred init is priced by deferred_init_ms. pageblock_moves and the
     // page counts are not steps of their own: their list ops and touches are counted separately.
+    // A fallback search is priced by what dominates it: the pageblock walk of each claim attempt, a struct page
+    // touch per frame (prep_move_freepages_block). Its looks at each order's list heads (fallback_area_checks)
+    // are not priced, as no free-list emptiness test is (__rmqueue_smallest's neither): hot reads of struct
+    // zone, about 1% of one walk. claim_searches only counts the searches.
     return static_cast<double>(w.pcp_list_ops + w.buddy_list_ops) * r.list_op_ns
         + static_cast<double>(w.merge_steps) * r.merge_step_ns + static_cast<double>(w.split_steps) * r.split_step_ns
         + static_cast<double>(w.page_touch_hit) * r.page_hit_ns

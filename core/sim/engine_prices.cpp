@@ -18,9 +18,10 @@ std::uint64_t to_int(double v, double scale)
 work_prices work_prices::from(const cost_rates& r)
 {
     using W = mm::mm_work;
-    static constexpr std::array<std::uint64_t W::*, NR_FIELDS> fields = {&W::pcp_list_ops, &W::pcp_pages_picked,
-        &W::buddy_list_ops, &W::merge_steps, &W::split_steps, &W::pages_to_buddy, &W::pages_from_buddy,
-        &W::page_touch_local, &W::page_touch_remote, &W::page_touch_hit, &W::pageblock_moves, &W::pages_initialised};
+    static constexpr std::array<std::uint64_t W::*, NR_FIELDS> fields
+        = {&W::pcp_list_ops, &W::pcp_pages_picked, &W::buddy_list_ops, &W::merge_steps, &W::split_steps,
+            &W::pages_to_buddy, &W::pages_from_buddy, &W::page_touch_local, &W::page_touch_remote, &W::page_touch_hit,
+            &W::pageblock_moves, &W::pages_initialised, &W::fallback_area_checks, &W::claim_searches};
     work_prices p;
     const double base = work_ns(r, W{});
     for (std::size_t i = 0; i < NR_FIELDS; ++i) {

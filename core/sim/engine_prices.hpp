@@ -14,7 +14,7 @@ namespace pcplab::sim
 {
 
 struct work_prices {
-    static constexpr std::size_t NR_FIELDS = 12;
+    static constexpr std::size_t NR_FIELDS = 14;
     std::array<std::uint64_t, NR_FIELDS> ps{}; // per unit of each mm_work counter, in mm_work's field order
     std::uint64_t call_ns = 0; // fixed cost of one allocator entry (alloc_pages / free_pages)
     std::uint64_t lock_ns = 0; // uncontended spin_lock + spin_unlock
@@ -32,7 +32,7 @@ struct work_prices {
         return w.pcp_list_ops * ps[0] + w.pcp_pages_picked * ps[1] + w.buddy_list_ops * ps[2] + w.merge_steps * ps[3]
             + w.split_steps * ps[4] + w.pages_to_buddy * ps[5] + w.pages_from_buddy * ps[6] + w.page_touch_local * ps[7]
             + w.page_touch_remote * ps[8] + w.page_touch_hit * ps[9] + w.pageblock_moves * ps[10]
-            + w.pages_initialised * ps[11];
+            + w.pages_initialised * ps[11] + w.fallback_area_checks * ps[12] + w.claim_searches * ps[13];
     }
 };
 

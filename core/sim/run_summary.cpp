@@ -75,8 +75,9 @@ ojson totals_object(const run_totals& t)
         {"pcp_hits", t.pcp_hits}, {"zone_allocs", t.zone_allocs}, {"refills", t.refills}, {"drains", t.drains},
         {"free_high_drains", t.free_high_drains}, {"pcp_resident_pages", t.pcp_resident_pages},
         {"reclaimed_pages", t.reclaimed_pages}, {"pcp_trylock_failures", t.pcp_trylock_failures},
-        {"remote_work_items", t.remote_work_items}, {"sys_ns", t.sys_ns}, {"user_ns", t.user_ns},
-        {"idle_ns", t.idle_ns}, {"spin_ns", t.spin_ns}, {"elapsed_ns", t.elapsed_ns}, {"score", t.score}};
+        {"remote_work_items", t.remote_work_items}, {"claim_searches", t.claim_searches}, {"sys_ns", t.sys_ns},
+        {"user_ns", t.user_ns}, {"idle_ns", t.idle_ns}, {"spin_ns", t.spin_ns}, {"elapsed_ns", t.elapsed_ns},
+        {"score", t.score}};
 }
 
 // Fields that name the configuration rather than measure it: a repeat keeps the first run's value.

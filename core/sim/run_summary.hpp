@@ -56,6 +56,8 @@ struct run_totals {
     // pcp_spin_trylock failures (v6.0+: the pageset was held by another CPU, so the caller went to the buddy
     // lists) and drain work items queued on CPUs other than the draining one.
     std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
+    // v6.15+ __rmqueue_claim searches (the top-down search for a fallback block to claim), every CPU.
+    std::uint64_t claim_searches = 0;
     std::uint64_t sys_ns = 0, user_ns = 0, idle_ns = 0, spin_ns = 0; // summed over CPUs
     std::uint64_t elapsed_ns = 0; // virtual time of the run
     double score = 0; // work units per virtual second

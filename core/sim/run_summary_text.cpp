@@ -150,7 +150,8 @@ std::string totals(const ojson& j)
         {"refills", count(t["refills"]), "drains", count(t["drains"]), "reclaimed pages", count(t["reclaimed_pages"])},
         {"PCP-resident pages", count(t["pcp_resident_pages"]), "pcp trylock failures", count(t["pcp_trylock_failures"]),
             "drain work on other CPUs", count(t["remote_work_items"])},
-        {"sys time", fig(t["sys_ns"], ns_str), "spinning", fig(t["spin_ns"], ns_str), "", ""},
+        {"sys time", fig(t["sys_ns"], ns_str), "spinning", fig(t["spin_ns"], ns_str), "claim searches",
+            count(t["claim_searches"])},
         {"user time", fig(t["user_ns"], ns_str), "idle", fig(t["idle_ns"], ns_str), "elapsed",
             fig(t["elapsed_ns"], ns_str)},
     };

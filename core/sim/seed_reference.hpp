@@ -61,8 +61,8 @@ struct seed_reference {
     std::vector<published_figure> figures;
 };
 
-// The five seeds and the later patches with a scenario (005: the free_high threshold, 006: the remote drain),
-// in id order.
+// The five seeds and the later patches with a scenario (005: the free_high threshold, 006: the remote drain,
+// 007: the fallback mode rmqueue_bulk keeps), in id order.
 const std::vector<seed_reference>& seed_references();
 // A seed by id ("000", or "0", "4" ...); nullptr when there is none.
 const seed_reference* find_seed_reference(std::string_view id);
@@ -73,6 +73,8 @@ const seed_reference* find_seed_reference(std::string_view id);
 //   build_elapsed_s          kernbench's elapsed seconds, only for a run that finished
 //   zone_allocs, free_high_drains, pcp_resident_pages    totals
 //   pcp_trylock_failures, remote_work_items              totals (pcp->lock trylocks lost; drain work on others)
+//   claim_searches_per_refill  __rmqueue_claim searches per PCP refill (v6.15+)
+//   spin_pct                 lock waiting as a share of busy (system + user) time, %
 //   zone_lock_wait_ns        wait on every zone->lock, summed
 //   contention_pct           the largest zone->lock contention % of the run
 //   normal_batch             the smallest batch of the Normal zones (seed 000's stale batch 7)

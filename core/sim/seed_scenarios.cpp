@@ -54,6 +54,9 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //       depends on high_min, which the low watermark per CPU sets (at least 4 x batch on these machines).
 //  006  net-stream with CPU 0 forcing __drain_all_pages(NULL, true) 100 times a second, the mail's setup:
 //       what is drained is what the pagesets hold between drains, which memory does not change.
+//  007  frag-churn sizes its slabs and its ring from memory, so the polluted pageblocks and the stream that
+//       falls back into them scale together; its measure times the stream alone, which starts once every CPU
+//       has placed and punched its slabs (about 26 ms into the full-scale run).
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -98,6 +101,12 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         p.duration_ns = quick ? 200 * MS : 1000 * MS;
         p.why = "the mail's drain rate (about 100 a second) from CPU 0 while every CPU streams; memory does not "
                 "matter beyond what the pagesets hold";
+    } else if (ref.id == "007") {
+        p.gib_per_node = quick ? 1 : 4;
+        p.intensity = 1.0;
+        p.duration_ns = quick ? 400 * MS : 1000 * MS;
+        p.why = "the slabs and the file ring are shares of memory, so the fragmentation and the fallbacks do not "
+                "depend on its size; the stream is timed from the moment every CPU has placed its slabs";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;

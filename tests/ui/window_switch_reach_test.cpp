@@ -155,3 +155,26 @@ TEST_CASE("the remote-drain switch is on and acts at once on v6.6 with its lesso
     CHECK_FALSE(b->isEnabled());
     CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.0"));
 }
+
+TEST_CASE("on v6.18 the fallback-mode switch is on and links its lesson, on v6.13 it is greyed and names v6.15",
+    "[ui][window][switches]")
+{
+    const auto p = mm::patch::rmqueue_bulk_fallback_mode;
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.18"; });
+        REQUIRE(rw.started);
+        switch_table* t = rw.w->controls()->switches();
+        CHECK(t->state(0, p));
+        CHECK(t->box(0, p)->isEnabled());
+        bool linked = false;
+        for (QLabel* l : t->findChildren<QLabel*>())
+            if (l->toolTip().contains(QStringLiteral("lessons/11-rmqueue-bulk-fallback-mode.md"))) linked = true;
+        CHECK(linked);
+    }
+    test::running_window rw([](window_options& o) { o.era = "v6.13"; });
+    REQUIRE(rw.started);
+    QCheckBox* b = rw.w->controls()->switches()->box(0, p);
+    CHECK_FALSE(b->isChecked());
+    CHECK_FALSE(b->isEnabled());
+    CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.15"));
+}

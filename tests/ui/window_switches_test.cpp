@@ -64,7 +64,7 @@ TEST_CASE("each switch's check box flips that switch on the running engine", "[u
     CHECK(flipped >= 3); // classroom: 000, 001 and 003 can act
 }
 
-TEST_CASE("keys 0 to 5 flip the switches in table order", "[ui][window][switches]")
+TEST_CASE("the number keys flip the switches in table order", "[ui][window][switches]")
 {
     test::running_window rw;
     REQUIRE(rw.started);

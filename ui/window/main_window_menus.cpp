@@ -160,7 +160,7 @@ void main_window::build_switch_actions(QMenu* menu)
     }
 }
 
-// A story per seed (Ctrl+Shift+0 .. 4), and stopping the one that plays.
+// A story per seed (Ctrl+Shift+0, 1, ... in the table's order), and stopping the one that plays.
 void main_window::build_story_menu(QMenu* menu)
 {
     int n = 0;

@@ -23,6 +23,7 @@ const entry k_workloads[] = {
     {"bursty", workloads::make_bursty},
     {"boot", workloads::make_boot_load},
     {"net-stream", workloads::make_net_stream},
+    {"frag-churn", workloads::make_frag_churn},
 };
 
 } // namespace

@@ -15,5 +15,6 @@ std::unique_ptr<workload> make_high_order();
 std::unique_ptr<workload> make_bursty();
 std::unique_ptr<workload> make_boot_load();
 std::unique_ptr<workload> make_net_stream();
+std::unique_ptr<workload> make_frag_churn();
 
 } // namespace pcplab::sim::workloads

@@ -80,5 +80,6 @@ inline constexpr std::uint64_t TAG_HIGH_ORDER = 0x686f5f31ULL; // "ho_1"
 inline constexpr std::uint64_t TAG_BURSTY = 0x6273745f31ULL; // "bst_1"
 inline constexpr std::uint64_t TAG_BOOT = 0x626f6f745fULL; // "boot_"
 inline constexpr std::uint64_t TAG_NET_STREAM = 0x6e65745f31ULL; // "net_1"
+inline constexpr std::uint64_t TAG_FRAG_CHURN = 0x6672675f31ULL; // "frg_1"
 
 } // namespace pcplab::sim::workloads

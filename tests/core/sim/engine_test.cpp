@@ -117,9 +117,23 @@ TEST_CASE("engine prices agree with work_ns")
     w.page_touch_remote = 5;
     w.page_touch_hit = 23;
     w.pages_to_buddy = 63;
+    w.fallback_area_checks = 7;
+    w.claim_searches = 2;
     const double want_ps = sim::work_ns(r, w) * 1000;
     REQUIRE(static_cast<double>(prices.price_ps(w)) == Approx(want_ps).margin(1));
     REQUIRE(prices.lock_ns == static_cast<std::uint64_t>(r.lock_ns));
+}
+
+TEST_CASE("a fallback search costs its pageblock walks' struct page touches and its counters cost nothing")
+{
+    sim::cost_rates r;
+    r.page_hit_ns = 2.5;
+    mm::mm_work w;
+    w.fallback_area_checks = 8;
+    w.claim_searches = 3;
+    CHECK(sim::work_ns(r, w) == 0);
+    w.page_touch_hit = 512; // one walk of a pageblock whose frames all hit the cache
+    CHECK(sim::work_ns(r, w) == 512 * 2.5);
 }
 
 TEST_CASE("log histogram percentiles are bucket upper bounds")

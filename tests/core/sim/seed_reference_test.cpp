@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenarios 005 and 006 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 to 007 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 7);
+    REQUIRE(refs.size() == 8);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -44,7 +44,7 @@ TEST_CASE("the five seeds and scenarios 005 and 006 carry their published number
     CHECK(sim::find_seed_reference("4") == &refs[4]);
     CHECK(refs[4].workload == "boot");
     CHECK(*refs[4].figures[0].change == 9.56);
-    CHECK(sim::find_seed_reference("7") == nullptr);
+    CHECK(sim::find_seed_reference("8") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
     // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
     const auto* s5 = sim::find_seed_reference("005");
@@ -66,6 +66,33 @@ TEST_CASE("the five seeds and scenarios 005 and 006 carry their published number
     CHECK(s6->figures[0].expect == sim::expected_change::neutral_or_better);
     CHECK(s6->figures[1].key == "remote_work_items");
     CHECK(*s6->figures[1].on == 0);
+    // 007, the kernel test robot's lru-file-mmap-read report and Carlos Song's worst case in the patch mail.
+    const auto* s7 = sim::find_seed_reference("007");
+    REQUIRE(s7);
+    CHECK(s7->sw == mm::patch::rmqueue_bulk_fallback_mode);
+    CHECK(mm::patch_info(s7->sw).scenario == s7->id);
+    CHECK(s7->era == "v6.18");
+    CHECK(s7->workload == "frag-churn");
+    CHECK(*s7->figures[0].change == 208.7);
+    CHECK(s7->figures[0].expect == sim::expected_change::increase);
+    CHECK(s7->figures[1].key == "spin_pct");
+    CHECK(*s7->figures[1].off == 31.07);
+    CHECK(*s7->figures[1].on == 3.49);
+    CHECK(*s7->figures[2].change == 35.0); // 280 ms -> 8 ms
+}
+
+TEST_CASE("claim searches per refill and the spinning share are measured from the run's totals")
+{
+    sim::run_summary r;
+    CHECK_FALSE(sim::simulated_figure(r, "claim_searches_per_refill")); // no refill: nothing to divide
+    CHECK_FALSE(sim::simulated_figure(r, "spin_pct"));
+    r.totals.refills = 40;
+    r.totals.claim_searches = 10;
+    r.totals.sys_ns = 300;
+    r.totals.user_ns = 100;
+    r.totals.spin_ns = 100;
+    CHECK(*sim::simulated_figure(r, "claim_searches_per_refill") == 0.25);
+    CHECK(*sim::simulated_figure(r, "spin_pct") == 25.0);
 }
 
 TEST_CASE("something the switch brings about (0 off) agrees with a published increase given as a direction")

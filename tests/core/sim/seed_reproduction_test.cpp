@@ -1,4 +1,4 @@
-// The five seeds and scenarios 005 and 006 reproduced on the engine: each scenario (sim::seed_scenarios, the one
+// The five seeds and scenarios 005 to 007 reproduced on the engine: each scenario (sim::seed_scenarios, the one
 // `pcplab-cli seeds` runs) with its switch off and on, and the direction of each published effect asserted with a
 // margin that a wrong model would miss. Margins are about half of what the model produces at the scale used,
 // so they leave room for cost-model refinements but fail when an effect vanishes or turns around.
@@ -216,4 +216,15 @@ TEST_CASE("scenario 006: the remote drain interrupts no other CPU, at the price 
     CHECK(figure(r.off, "pcp_trylock_failures") == 0);
     CHECK(figure(r.on, "pcp_trylock_failures") > 0);
     CHECK(change_pct(figure(r.off, "score"), figure(r.on, "score")) > -sim::NEUTRAL_PCT);
+}
+
+// Scenario 007 (the v6.15 fallback mode): frag-churn on skylake-4s as v6.18. Off, every page of a movable
+// refill searches for a block to claim in the polluted pageblocks; on, the first page of a batch does and the
+// rest steal. The searches per refill fall, and with them the longest zone->lock hold; the stream gains.
+TEST_CASE("scenario 007: a refill that remembers its fallback mode searches once, holds zone->lock shorter")
+{
+    const seed_runs r = run_seed("007");
+    CHECK(figure(r.off, "claim_searches_per_refill") > 4 * figure(r.on, "claim_searches_per_refill"));
+    CHECK(change_pct(figure(r.off, "hold_ns_max"), figure(r.on, "hold_ns_max")) < -30);
+    CHECK(change_pct(figure(r.off, "seed_measure"), figure(r.on, "seed_measure")) > 50); // the model: about +590%
 }

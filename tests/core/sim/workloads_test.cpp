@@ -174,6 +174,9 @@ std::unique_ptr<sim::workload> make_small(const std::string& name)
         set("burst_mib", 0.25);
     } else if (name == "net-stream") {
         set("writes", 2);
+    } else if (name == "frag-churn") {
+        set("pollute_pct", 1);
+        set("ring_pct", 0.1);
     } else if (name == "boot") {
         set("steps", 100);
         set("resident", 16);
@@ -191,7 +194,7 @@ std::uint64_t sequence_hash(const std::string& name, std::uint64_t seed, std::ui
 }
 
 const std::vector<std::string> k_all
-    = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot", "net-stream"};
+    = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot", "net-stream", "frag-churn"};
 
 } // namespace
 
@@ -209,7 +212,7 @@ TEST_CASE("the workloads' generator is the published splitmix64 / xoshiro256** p
     CHECK(sim::workloads::stream_seed(1, 2, 3) != sim::workloads::stream_seed(2, 2, 3));
 }
 
-TEST_CASE("the registry lists seven workloads and makes each by name")
+TEST_CASE("the registry lists eight workloads and makes each by name")
 {
     auto names = sim::workload_names();
     CHECK(names == k_all);
@@ -465,7 +468,7 @@ TEST_CASE("intensity scales each workload's load")
         auto w = make_small(name);
         w->attach(make_env(8, 31, intensity));
         fake_driver d(*w, 8);
-        if (name == "kernbench" || name == "page-fault1") {
+        if (name == "kernbench" || name == "page-fault1" || name == "frag-churn") {
             d.run(100'000);
             return static_cast<double>(d.cpus_allocating.size()); // tasks / job slots
         }
@@ -526,4 +529,28 @@ TEST_CASE("a CPU outside the workload's set is told it is done")
     CHECK(w->next(3, 0).k == kind::done);
     CHECK(w->next(1, 0).k != kind::done);
     CHECK(w->next(2, 0).k != kind::done);
+}
+
+TEST_CASE("frag-churn fills its share with order-3 unmovable slabs, frees about free_pct of them, then streams")
+{
+    auto w = sim::make_workload("frag-churn");
+    REQUIRE(w->set_param("pollute_pct", 10).empty());
+    REQUIRE(w->set_param("free_pct", 40).empty());
+    REQUIRE(w->set_param("ring_pct", 1).empty());
+    w->attach(make_env(1, 9)); // 1 Mi pages: 13107 slabs of 8 pages, a ring of 10485 pages
+    fake_driver d(*w, 1);
+    REQUIRE(d.run_until([](const fake_driver& f) { return f.last.k == kind::free; }));
+    CHECK(d.allocs_by_order[3] == 13107);
+    CHECK(d.allocs_by_mt[mm::MIGRATE_UNMOVABLE] == 13107);
+    REQUIRE(d.run_until([](const fake_driver& f) { return f.last.k == kind::alloc; }));
+    const double freed = static_cast<double>(d.frees) / 13107.0;
+    CHECK(freed > 0.37);
+    CHECK(freed < 0.43);
+    // Streaming: order-0 movable pages, the oldest freed once the ring is full.
+    d.run(4 * 10485);
+    CHECK(d.allocs_by_order[0] > 10485);
+    CHECK(d.allocs_by_mt[mm::MIGRATE_MOVABLE] == d.allocs_by_order[0]);
+    CHECK(d.outstanding.size() <= 13107 + 10485);
+    CHECK(d.violations == 0);
+    CHECK(w->score(d.clock[0]).work_units == static_cast<double>(d.allocs_by_order[0]));
 }
