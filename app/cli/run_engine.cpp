@@ -85,11 +85,10 @@ std::unique_ptr<sim::workload> make_configured_workload(
     if (!w) throw cli_error("--workload: unknown workload '" + name + "'");
     for (const auto& [key, value] : params) {
         // The workload's message names the parameter and, for an unknown one, every key it takes.
-        std::string err = w->set_param(key, value);
-        if (!err.empty()) {
+        if (const status set = w->set_param(key, value); !set) {
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            throw cli_error("--param " + key + "=" + v + ": " + err);
+            throw cli_error("--param " + key + "=" + v + ": " + set.message());
         }
     }
     return w;

@@ -123,10 +123,10 @@ run_plan plan_run(const std::vector<std::string>& args)
 
     // What the settings ask of this machine, before the boot: the engine checks it again with the booted
     // machine's managed pages (workload_error).
-    if (std::string why = make_configured_workload(req.workload, req.params)
-                              ->settings_problem(sim::planned_workload_env(req.cfg, req.intensity, req.cpus));
-        !why.empty())
-        throw cli_error(req.workload + ": " + why);
+    if (const status fits = make_configured_workload(req.workload, req.params)
+                                ->settings_problem(sim::planned_workload_env(req.cfg, req.intensity, req.cpus));
+        !fits)
+        throw cli_error(req.workload + ": " + fits.message());
     return plan;
 }
 

@@ -56,16 +56,15 @@ result<engine_setup> resolve_setup(const step_setup& s)
     }
     for (const auto& [key, value] : s.params) {
         // The workload's message names the parameter and, for an unknown one, every key it takes.
-        std::string why = probe->set_param(key, value);
-        if (!why.empty()) {
+        if (const status set = probe->set_param(key, value); !set) {
             char v[32];
             std::snprintf(v, sizeof v, "%g", value);
-            return pcplab::error("param " + key + "=" + v + ": " + why);
+            return pcplab::error("param " + key + "=" + v + ": " + set.message());
         }
     }
 
-    if (auto why = probe->settings_problem(sim::planned_workload_env(out.machine, s.intensity, {})); !why.empty())
-        return pcplab::error(s.workload + ": " + why);
+    if (auto fits = probe->settings_problem(sim::planned_workload_env(out.machine, s.intensity, {})); !fits)
+        return pcplab::error(s.workload + ": " + fits.message());
 
     out.config = sim::engine_config_for(out.machine);
     out.config.workload = s.workload;
@@ -77,7 +76,7 @@ result<engine_setup> resolve_setup(const step_setup& s)
     out.config.max_events = 200'000;
     out.make_load = [name = s.workload, params = s.params] {
         auto w = sim::make_workload(name);
-        for (const auto& [key, value] : params) w->set_param(key, value);
+        for (const auto& [key, value] : params) static_cast<void>(w->set_param(key, value)); // each was checked above
         return w;
     };
     out.speed_vns_per_s = s.speed * 1e9;

@@ -291,7 +291,8 @@ void engine::impl::attach_workload()
 {
     autotune = mm::pcp_tuning_of(*m) == mm::pcp_tuning::autotune_v6_7;
     env = make_env();
-    if (std::string why = load->settings_problem(env); !why.empty()) throw workload_error(cfg.workload + ": " + why);
+    if (const status fits = load->settings_problem(env); !fits)
+        throw workload_error(cfg.workload + ": " + fits.message());
     load->attach(env);
     booted = true;
 }

@@ -198,8 +198,8 @@ workload_factory seed_workload_factory(const seed_scenario& sc)
         auto w = make_workload(name);
         if (!w) throw std::invalid_argument("seed " + id + ": unknown workload '" + name + "'");
         for (const auto& [key, value] : params) {
-            std::string err = w->set_param(key, value);
-            if (!err.empty()) throw std::invalid_argument("seed " + id + ": " + name + " " + key + ": " + err);
+            if (const status set = w->set_param(key, value); !set)
+                throw std::invalid_argument("seed " + id + ": " + name + " " + key + ": " + set.message());
         }
         return w;
     };

@@ -139,7 +139,6 @@ void copy_lock_state(snapshot& s, const std::vector<lock_metrics>& locks, const 
     const vtime_ns now = s.sim_time_ns;
     const vtime_ns from = std::max(cur.prev_time, s.boot.workload_start_ns);
     const vtime_ns interval = now > from ? now - from : 0;
-    const vtime_ns elapsed = now > s.boot.workload_start_ns ? now - s.boot.workload_start_ns : 0;
     if (cur.prev_waiting_ns.size() != locks.size()) cur.prev_waiting_ns.assign(locks.size(), 0);
     // The few records still waiting now, found in one pass for all the locks (the interval's records are
     // thousands per lock on a large machine, and a snapshot is taken hundreds of times a virtual second).

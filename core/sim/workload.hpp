@@ -82,9 +82,9 @@ public:
     virtual bool finished() const { return false; }
 
     // Additions (backwards compatible; the defaults suit a workload without them).
-    // Tunables; set_param before attach() (values take effect there). Returns "" or what is wrong.
+    // Tunables; set_param before attach() (values take effect there). Ok, or what is wrong.
     virtual std::vector<workload_param> params() const { return {}; }
-    virtual std::string set_param(std::string_view key, double value) { return "unknown parameter"; }
+    virtual status set_param(std::string_view key, double value) { return pcplab::error("unknown parameter"); }
     // Live intensity change: applies from each CPU's next task / pass / burst on.
     virtual void set_intensity(double intensity) { }
     // Everything the workload still holds, as (pfn, order), for the engine to free when it replaces or stops
@@ -94,7 +94,7 @@ public:
     // would change nothing, or ask for more than the machine has; "" when none. The engine refuses to attach a
     // workload with a problem (workload_error); a front end asks before the boot (planned_workload_env), when
     // env.total_pages is what the machine's memory less its reservations will give.
-    virtual std::string settings_problem(const workload_env& env) const { return {}; }
+    virtual status settings_problem(const workload_env& env) const { return {}; }
     // True for a workload that starts while deferred struct-page init is still running (`boot`): the engine
     // then attaches it right after setup_per_cpu_pageset, at virtual time 0, and completes deferred init at
     // its modelled time (engine_boot.cpp). False: the workload starts once the machine has booted.

@@ -70,10 +70,7 @@ public:
         m_params.add("job_ms_max", 750, "longest job CPU time, ms", 0, 1e6);
     }
     std::string_view name() const override { return "kernbench"; }
-    std::string settings_problem(const workload_env& env) const override
-    {
-        return one_per_cpu_problem(env, "slots", "job");
-    }
+    status settings_problem(const workload_env& env) const override { return one_per_cpu_problem(env, "slots", "job"); }
 
     void attach(const workload_env& env) override
     {

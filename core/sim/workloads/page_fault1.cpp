@@ -56,7 +56,7 @@ public:
         m_params.add("loops", 0, "loops per task, then it stops (0 = forever)", 0, 1e9);
     }
     std::string_view name() const override { return "page-fault1"; }
-    std::string settings_problem(const workload_env& env) const override
+    status settings_problem(const workload_env& env) const override
     {
         return one_per_cpu_problem(env, "tasks", "task");
     }

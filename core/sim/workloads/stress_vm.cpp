@@ -65,13 +65,13 @@ public:
     }
     std::string_view name() const override { return "stress-vm"; }
 
-    std::string settings_problem(const workload_env& env) const override
+    status settings_problem(const workload_env& env) const override
     {
         const auto places = placement_order(env).size();
         const double workers = m_params.get("workers");
         if (workers > static_cast<double>(places))
-            return "workers=" + number_text(workers) + ": more than the " + std::to_string(places)
-                + " CPUs it runs on (at most one worker per CPU)";
+            return pcplab::error("workers=" + number_text(workers) + ": more than the " + std::to_string(places)
+                + " CPUs it runs on (at most one worker per CPU)");
         const double mib = m_params.get("vm_mib");
         const double pages = mib * 256 * env.intensity;
         if (mib > 0 && env.total_pages > 0 && pages > static_cast<double>(env.total_pages)) {
@@ -79,9 +79,9 @@ public:
             char what[160];
             std::snprintf(what, sizeof what, "%.1f GiB per worker, more than the machine's %.1f GiB of memory",
                 pages / pages_per_gib, static_cast<double>(env.total_pages) / pages_per_gib);
-            return "vm_mib=" + number_text(mib)
+            return pcplab::error("vm_mib=" + number_text(mib)
                 + (env.intensity != 1 ? " x intensity " + number_text(env.intensity) : "") + ": " + what
-                + " (the kernel's heuristic overcommit refuses a mapping larger than memory)";
+                + " (the kernel's heuristic overcommit refuses a mapping larger than memory)");
         }
         return {};
     }

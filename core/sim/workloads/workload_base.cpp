@@ -93,20 +93,21 @@ bool workload_base::take_touch(bool& pending, cpu_action& out) const
     return true;
 }
 
-std::string workload_base::one_per_cpu_problem(const workload_env& env, const char* key, const char* task) const
+status workload_base::one_per_cpu_problem(const workload_env& env, const char* key, const char* task) const
 {
     const auto places = placement_order(env).size();
     const double n = m_params.get(key);
     const std::string setting = std::string(key) + "=" + number_text(n);
     const std::string per_cpu = std::string("at most one ") + task + " per CPU";
     if (n > static_cast<double>(places))
-        return setting + ": more than the " + std::to_string(places) + " CPUs it runs on (" + per_cpu + ")";
+        return pcplab::error(
+            setting + ": more than the " + std::to_string(places) + " CPUs it runs on (" + per_cpu + ")");
     if (n > 0 && env.intensity != 1)
-        return "intensity " + number_text(env.intensity) + ": changes nothing beside " + setting + " (" + key
-            + " sets the count that the intensity would scale)";
+        return pcplab::error("intensity " + number_text(env.intensity) + ": changes nothing beside " + setting + " ("
+            + key + " sets the count that the intensity would scale)");
     if (env.intensity > 1)
-        return "intensity " + number_text(env.intensity) + ": " + per_cpu
-            + ", which intensity 1 already fills; above 1 changes nothing";
+        return pcplab::error("intensity " + number_text(env.intensity) + ": " + per_cpu
+            + ", which intensity 1 already fills; above 1 changes nothing");
     return {};
 }
 

@@ -29,7 +29,7 @@ class workload_base : public workload
 {
 public:
     std::vector<workload_param> params() const override { return m_params.list(); }
-    std::string set_param(std::string_view key, double value) override { return m_params.set(key, value); }
+    status set_param(std::string_view key, double value) override { return m_params.set(key, value); }
     void set_intensity(double intensity) override;
 
 protected:
@@ -70,7 +70,7 @@ protected:
     // settings_problem of a workload that runs at most one task per CPU, `key` being its task count (0 =
     // intensity x CPUs): a count above the CPUs it runs on, an intensity above 1, or any intensity beside an
     // explicit count would change nothing. `task` names one task ("job slot").
-    std::string one_per_cpu_problem(const workload_env& env, const char* key, const char* task) const;
+    status one_per_cpu_problem(const workload_env& env, const char* key, const char* task) const;
 
     workload_env m_env;
     param_set m_params;

@@ -29,19 +29,19 @@ double param_set::get(std::string_view key) const
     return 0;
 }
 
-std::string param_set::set(std::string_view key, double value)
+status param_set::set(std::string_view key, double value)
 {
     for (std::size_t i = 0; i < m_params.size(); ++i) {
         if (m_params[i].key != key) continue;
         if (!std::isfinite(value) || value < m_min[i] || value > m_max[i])
-            return "parameter " + std::string(key) + " must be between " + number_text(m_min[i]) + " and "
-                + number_text(m_max[i]);
+            return pcplab::error("parameter " + std::string(key) + " must be between " + number_text(m_min[i]) + " and "
+                + number_text(m_max[i]));
         m_params[i].value = value;
         return {};
     }
     std::string known;
     for (const auto& p : m_params) known += (known.empty() ? "" : ", ") + p.key;
-    return "unknown parameter " + std::string(key) + (known.empty() ? "" : " (known: " + known + ")");
+    return pcplab::error("unknown parameter " + std::string(key) + (known.empty() ? "" : " (known: " + known + ")"));
 }
 
 } // namespace pcplab::sim::workloads

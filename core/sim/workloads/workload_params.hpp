@@ -20,7 +20,7 @@ public:
     void add(std::string key, double value, std::string what, double min = 0,
         double max = std::numeric_limits<double>::max());
     double get(std::string_view key) const; // the key must exist (asserted)
-    std::string set(std::string_view key, double value); // "" or what is wrong
+    status set(std::string_view key, double value); // ok, or what is wrong
     const std::vector<workload_param>& list() const { return m_params; }
 
 private:

@@ -154,7 +154,7 @@ std::unique_ptr<sim::workload> make_small(const std::string& name)
 {
     auto w = sim::make_workload(name);
     REQUIRE(w);
-    auto set = [&](const char* k, double v) { REQUIRE(w->set_param(k, v).empty()); };
+    auto set = [&](const char* k, double v) { REQUIRE(w->set_param(k, v).ok()); };
     if (name == "kernbench") {
         set("jobs", 12);
         set("anon_mib_min", 1);
@@ -229,9 +229,9 @@ TEST_CASE("the registry lists eight workloads and makes each by name")
 TEST_CASE("a workload refuses unknown and out-of-range parameters")
 {
     auto w = sim::make_workload("stress-vm");
-    CHECK(w->set_param("vm_bytes", 1).find("unknown parameter vm_bytes") != std::string::npos);
-    CHECK_FALSE(w->set_param("workers", -1).empty());
-    CHECK(w->set_param("workers", 3).empty());
+    CHECK(w->set_param("vm_bytes", 1).message().find("unknown parameter vm_bytes") != std::string::npos);
+    CHECK_FALSE(w->set_param("workers", -1).ok());
+    CHECK(w->set_param("workers", 3).ok());
     auto ps = w->params();
     auto it = std::find_if(ps.begin(), ps.end(), [](const sim::workload_param& p) { return p.key == "workers"; });
     REQUIRE(it != ps.end());
@@ -329,9 +329,9 @@ TEST_CASE("page-fault1 places tasks on cores of all nodes first and intensity se
 TEST_CASE("stress-vm gives reclaim the pages it touched longest ago and faults them in again")
 {
     auto w = sim::make_workload("stress-vm");
-    REQUIRE(w->set_param("workers", 1).empty());
-    REQUIRE(w->set_param("vm_mib", 4).empty()); // 1024 pages, two PTE pages
-    REQUIRE(w->set_param("sweeps", 2).empty());
+    REQUIRE(w->set_param("workers", 1).ok());
+    REQUIRE(w->set_param("vm_mib", 4).ok()); // 1024 pages, two PTE pages
+    REQUIRE(w->set_param("sweeps", 2).ok());
     w->attach(make_env(1, 9));
     fake_driver d(*w, 1);
     // The first sweep faults the 1024 pages in address order; the second writes them back in runs of 512.
@@ -363,9 +363,9 @@ TEST_CASE("stress-vm gives reclaim the pages it touched longest ago and faults t
 TEST_CASE("stress-vm reclaim in the first sweep takes the earliest faulted pages")
 {
     auto w = sim::make_workload("stress-vm");
-    REQUIRE(w->set_param("workers", 1).empty());
-    REQUIRE(w->set_param("vm_mib", 1).empty()); // 256 pages
-    REQUIRE(w->set_param("sweeps", 1).empty());
+    REQUIRE(w->set_param("workers", 1).ok());
+    REQUIRE(w->set_param("vm_mib", 1).ok()); // 256 pages
+    REQUIRE(w->set_param("sweeps", 1).ok());
     w->attach(make_env(1, 9));
     fake_driver d(*w, 1);
     REQUIRE(d.run_until([](const fake_driver& f) { return f.movable_pfns.size() == 200; }));
@@ -534,9 +534,9 @@ TEST_CASE("a CPU outside the workload's set is told it is done")
 TEST_CASE("frag-churn fills its share with order-3 unmovable slabs, frees about free_pct of them, then streams")
 {
     auto w = sim::make_workload("frag-churn");
-    REQUIRE(w->set_param("pollute_pct", 10).empty());
-    REQUIRE(w->set_param("free_pct", 40).empty());
-    REQUIRE(w->set_param("ring_pct", 1).empty());
+    REQUIRE(w->set_param("pollute_pct", 10).ok());
+    REQUIRE(w->set_param("free_pct", 40).ok());
+    REQUIRE(w->set_param("ring_pct", 1).ok());
     w->attach(make_env(1, 9)); // 1 Mi pages: 13107 slabs of 8 pages, a ring of 10485 pages
     fake_driver d(*w, 1);
     REQUIRE(d.run_until([](const fake_driver& f) { return f.last.k == kind::free; }));
