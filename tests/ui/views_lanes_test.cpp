@@ -142,3 +142,53 @@ TEST_CASE("the hold histogram's threshold label has the plot's top line to itsel
     REQUIRE(top_bar_row < img.height()); // the bars are drawn
     CHECK(top_bar_row >= label_bottom);
 }
+
+TEST_CASE("a hold that began long before the window and lasts through it fills its lane", "[ui][views][locks]")
+{
+    // Story 007: rmqueue_bulk, falling back page after page, held node 3's zone->lock for 12.6 ms; the lanes
+    // searched back a fixed 10 ms, left that hold out, and showed the lock idle while 55 CPUs waited for it.
+    sim::snapshot s;
+    s.seq = 1;
+    s.sim_time_ns = 100 * ms;
+    s.nr_cpus = 2;
+    s.cpu_node = {0, 0};
+    sim::zone_snapshot z;
+    z.node = 0;
+    z.zone = 2;
+    s.zones.push_back(z);
+    sim::lock_hold_record before; // an ordinary short hold, well before
+    before.kind = mm::lock_kind::zone_lock;
+    before.node = 0;
+    before.zone = 2;
+    before.start = 60 * ms;
+    before.hold_ns = 2000;
+    sim::lock_hold_record longest = before;
+    longest.start = 85 * ms; // 13 ms before the window below starts
+    longest.hold_ns = 16 * ms; // and past its end
+    longest.cpu = 1;
+    s.holds = {before, longest};
+    s.holds_kept = true;
+    ui::history h;
+    h.append(s);
+    CHECK(h.zone_lock_reach_ns() == 16 * ms);
+
+    QImage img(600, 120, QImage::Format_RGB32);
+    const QPalette pal;
+    img.fill(pal.color(QPalette::Window));
+    std::vector<ui::hold_hit> hits;
+    std::vector<QRect> bands;
+    {
+        QPainter p(&img);
+        ui::lane_window w;
+        w.t0 = 98 * ms;
+        w.t1 = 100 * ms;
+        ui::paint_lock_lanes(p, img.rect(), {{&s, &h, 0, 0, false}}, w, pal, hits, &bands);
+    }
+    REQUIRE(bands.size() == 1);
+    const double ink = mean_ink(img, bands.front(), ui::panel_color(pal), ui::node_color(0, pal));
+    INFO("mean shade " << ink);
+    CHECK(ink > 0.9); // held throughout the window
+
+    h.clear();
+    CHECK(h.zone_lock_reach_ns() == 0);
+}

@@ -94,6 +94,7 @@ void history::clear()
     m_events.clear();
     m_holds.clear();
     m_zone_holds.clear();
+    m_zone_reach_ns = 0;
     m_bins.clear();
     m_boot_end_ns = 0;
     m_last_seq = 0;
@@ -136,7 +137,11 @@ bool history::append(const sim::snapshot& s)
     append_capped(m_events, s.events, m_max_events, &m_events_dropped);
     append_capped(m_holds, s.holds, m_max_holds, nullptr);
     for (const sim::lock_hold_record& h : s.holds)
-        if (h.kind == mm::lock_kind::zone_lock) insert_by_start(m_zone_holds, h);
+        if (h.kind == mm::lock_kind::zone_lock) {
+            insert_by_start(m_zone_holds, h);
+            m_zone_reach_ns = std::max(
+                {m_zone_reach_ns, static_cast<std::int64_t>(h.hold_ns), static_cast<std::int64_t>(h.wait_ns)});
+        }
     while (m_zone_holds.size() > m_max_holds) m_zone_holds.pop_front();
     m_bins.add(s);
     if (s.state == sim::run_state::booting)

@@ -55,6 +55,10 @@ public:
     // whose clock runs ahead records holds far in the future of the others, so arrival order is not time order.
     // Capped like holds(), dropping the earliest.
     const std::deque<sim::lock_hold_record>& zone_lock_holds() const { return m_zone_holds; }
+    // The longest zone->lock hold or wait among them since the last clear: how long before a time window a
+    // record may start and still reach into it (a refill that falls back page after page holds the lock for
+    // over 10 ms).
+    std::int64_t zone_lock_reach_ns() const { return m_zone_reach_ns; }
     std::uint64_t last_seq() const { return m_last_seq; }
     std::uint64_t events_dropped() const { return m_events_dropped; }
     // For views that keep derived state and take only what is new: how many events / holds were appended since
@@ -80,6 +84,7 @@ private:
     std::deque<sim::sim_event> m_events;
     std::deque<sim::lock_hold_record> m_holds;
     std::deque<sim::lock_hold_record> m_zone_holds; // sorted by start
+    std::int64_t m_zone_reach_ns = 0;
     activity_bins m_bins;
     std::int64_t m_boot_end_ns = 0;
     std::uint64_t m_last_seq = 0;
