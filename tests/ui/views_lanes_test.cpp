@@ -58,6 +58,27 @@ double mean_ink(const QImage& img, const QRect& band, const QColor& bg, const QC
     return n ? sum / static_cast<double>(n) : 0;
 }
 
+// One lane of zone `zi` over [t0, t1), painted into a w x h image; its holds band in `band`.
+QImage paint_one_lane(const sim::snapshot& s, const ui::history& h, int zi, std::int64_t t0, std::int64_t t1, int w,
+    int h_px, QRect& band)
+{
+    QImage img(w, h_px, QImage::Format_RGB32);
+    const QPalette pal;
+    img.fill(pal.color(QPalette::Window));
+    std::vector<ui::hold_hit> hits;
+    std::vector<QRect> bands;
+    {
+        QPainter p(&img);
+        ui::lane_window win;
+        win.t0 = t0;
+        win.t1 = t1;
+        ui::paint_lock_lanes(p, img.rect(), {{&s, &h, zi, 0, false}}, win, pal, hits, &bands);
+    }
+    REQUIRE(bands.size() == 1);
+    band = bands.front();
+    return img;
+}
+
 } // namespace
 
 TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui][views][locks]")
@@ -90,22 +111,12 @@ TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui]
     REQUIRE(holds > 600); // about as many holds as the lane has pixels, or more
     REQUIRE(share < 0.5);
 
-    QImage img(1200, 160, QImage::Format_RGB32);
+    QRect band;
+    const QImage img = paint_one_lane(s, m.hist(), zi, t0, t1, 1200, 160, band);
     const QPalette pal;
-    img.fill(pal.color(QPalette::Window));
-    std::vector<ui::hold_hit> hits;
-    std::vector<QRect> bands;
-    {
-        QPainter p(&img);
-        ui::lane_window w;
-        w.t0 = t0;
-        w.t1 = t1;
-        ui::paint_lock_lanes(p, img.rect(), {{&s, &m.hist(), zi, 0, false}}, w, pal, hits, &bands);
-    }
-    REQUIRE(bands.size() == 1);
     // The band's mean shade is the held share, give or take the one step (of 16) a column held at all shows.
     const QColor holder = ui::node_color(s.zones[static_cast<std::size_t>(zi)].node, pal);
-    const double ink = mean_ink(img, bands.front(), ui::panel_color(pal), holder);
+    const double ink = mean_ink(img, band, ui::panel_color(pal), holder);
     INFO("mean shade " << ink);
     CHECK(ink >= share - 0.03);
     CHECK(ink <= share + 1.0 / 16 + 0.03);
@@ -172,20 +183,10 @@ TEST_CASE("a hold that began long before the window and lasts through it fills i
     h.append(s);
     CHECK(h.zone_lock_reach_ns() == 16 * ms);
 
-    QImage img(600, 120, QImage::Format_RGB32);
+    QRect band;
+    const QImage img = paint_one_lane(s, h, 0, 98 * ms, 100 * ms, 600, 120, band);
     const QPalette pal;
-    img.fill(pal.color(QPalette::Window));
-    std::vector<ui::hold_hit> hits;
-    std::vector<QRect> bands;
-    {
-        QPainter p(&img);
-        ui::lane_window w;
-        w.t0 = 98 * ms;
-        w.t1 = 100 * ms;
-        ui::paint_lock_lanes(p, img.rect(), {{&s, &h, 0, 0, false}}, w, pal, hits, &bands);
-    }
-    REQUIRE(bands.size() == 1);
-    const double ink = mean_ink(img, bands.front(), ui::panel_color(pal), ui::node_color(0, pal));
+    const double ink = mean_ink(img, band, ui::panel_color(pal), ui::node_color(0, pal));
     INFO("mean shade " << ink);
     CHECK(ink > 0.9); // held throughout the window
 
