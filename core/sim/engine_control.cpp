@@ -141,11 +141,7 @@ std::string engine::impl::set_patch(mm::patch p, bool on)
 status engine::impl::set_sysctl(const std::string& name, long value)
 {
     const auto which = mm::vm_sysctl_from_name(name);
-    if (!which) {
-        std::string known;
-        for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-        return error("unknown sysctl '" + name + "' (known: " + known + ")");
-    }
+    if (!which) return error(mm::unknown_vm_sysctl(name));
     return set_sysctl(*which, value);
 }
 
