@@ -35,9 +35,9 @@ std::vector<zone_limits> populated_zone_limits(const mm::machine& m)
     for (const auto& n : m.nodes)
         for (const auto& z : n->node_zones) {
             if (!z->populated()) continue;
-            const mm::per_cpu_pages& pcp = z->per_cpu_pageset.front();
+            const mm::per_cpu_pages& pcp = z->per_cpu_pageset[0];
             out.push_back({z->node, mm::zone_name(z->idx), z->present_pages, z->managed(), pcp.batch, pcp.high,
-                static_cast<int>(z->per_cpu_pageset.size())});
+                z->per_cpu_pageset.nr_cpus()});
         }
     return out;
 }

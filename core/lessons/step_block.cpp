@@ -155,10 +155,8 @@ private:
         std::string name, val;
         if (!name_value(e, name, val)) return std::nullopt;
         if (name.rfind("vm.", 0) != 0) name = "vm." + name;
-        if (!contains(sim::sysctl_names(), name)) {
-            std::string known;
-            for (const auto& n : sim::sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-            bad(e, "unknown sysctl '" + name + "' (" + known + ")");
+        if (!mm::vm_sysctl_from_name(name)) {
+            bad(e, mm::unknown_vm_sysctl(name));
             return std::nullopt;
         }
         auto v = parse_number(val);

@@ -126,7 +126,7 @@ struct deferred_init::impl {
     // deferred_init_pages + the free pass over one chunk's free ranges.
     void run_chunk(node_job& job, chunk& ch)
     {
-        pglist_data& pg = *m.nodes[static_cast<std::size_t>(job.nid)];
+        pglist_data& pg = m.node_data(job.nid);
         const node_spec& ns = m.spec().nodes[static_cast<std::size_t>(job.nid)];
         zone& real = *job.z;
         ch.shadow = std::make_unique<zone>();
@@ -229,9 +229,7 @@ struct deferred_init::impl {
     void merge(node_job& job)
     {
         zone& z = *job.z;
-        int cpu = m.nodes[static_cast<std::size_t>(job.nid)]->cpus.empty()
-            ? 0
-            : m.nodes[static_cast<std::size_t>(job.nid)]->cpus.front();
+        int cpu = m.node_data(job.nid).cpus.empty() ? 0 : m.node_data(job.nid).cpus.front();
         mm_ctx c = m.ctx(cpu);
         list_ops lo = m.lists();
         bool to_tail = m.era.boot_free_to_tail_bypassing_pcp();
@@ -274,7 +272,7 @@ struct deferred_init::impl {
         deferred_init_report rep;
         for (auto& job : jobs) {
             merge(*job);
-            m.nodes[static_cast<std::size_t>(job->nid)]->deferred_init_done = true;
+            m.node_data(job->nid).deferred_init_done = true;
             rep.nodes.push_back({job->nid, job->threads, job->total_pages, job->end_ns.load() - job->start_ns});
         }
         for (auto& pg : m.nodes) pg->deferred_init_done = true;

@@ -145,9 +145,7 @@ void machine::build_zonelists()
     for (const auto& self : nodes) {
         std::vector<int> order;
         for (const auto& n : nodes) order.push_back(n->node_id);
-        auto key = [&](int x) {
-            return x == self->node_id ? 0 : (nodes[static_cast<std::size_t>(x)]->socket == self->socket ? 1 : 2);
-        };
+        auto key = [&](int x) { return x == self->node_id ? 0 : (node_data(x).socket == self->socket ? 1 : 2); };
         std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return key(a) < key(b); });
         m_zonelists.push_back(std::move(order));
     }
@@ -171,7 +169,7 @@ zone* machine::pfn_to_zone(pfn_t pfn)
 {
     int nid = pfn_to_nid(pfn);
     if (nid < 0) return nullptr;
-    for (auto& z : nodes[static_cast<std::size_t>(nid)]->node_zones)
+    for (auto& z : node_data(nid).node_zones)
         if (z->spanned_pages && z->zone_spans_pfn(pfn)) return z.get();
     return nullptr;
 }

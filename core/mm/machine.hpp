@@ -109,6 +109,9 @@ public:
     std::vector<int> cpu_to_node; // cpu_to_node(cpu)
     int nr_cpu_ids() const { return static_cast<int>(cpu_to_node.size()); }
     int nr_online_nodes() const { return static_cast<int>(nodes.size()); }
+    // NODE_DATA(nid) (include/linux/mmzone.h): the node's pglist_data.
+    pglist_data& node_data(int nid) { return *nodes[static_cast<std::size_t>(nid)]; }
+    const pglist_data& node_data(int nid) const { return *nodes[static_cast<std::size_t>(nid)]; }
     // The node order of a node's zonelist (build_zonelists), built once.
     const std::vector<int>& node_zonelist(int nid) const { return m_zonelists[static_cast<std::size_t>(nid)]; }
 

@@ -48,7 +48,7 @@ pfn_t get_page_from_freelist(mm_ctx& c, const alloc_request& req, unsigned alloc
     zone* preferred = nullptr;
     bool autotune = c.m.patches[patch::pcp_high_autotune] && c.m.era.high_rule() == pcp_high_rule::low_watermark;
     for (int nid : c.m.node_zonelist(preferred_nid)) {
-        pglist_data& pg = *c.m.nodes[static_cast<std::size_t>(nid)];
+        pglist_data& pg = c.m.node_data(nid);
         for (int t = req.highest_zoneidx; t >= 0; --t) {
             zone& z = pg.z(static_cast<zone_type>(t));
             if (!z.populated() || z.managed() == 0) continue;

@@ -16,7 +16,7 @@ namespace pcplab::mm
 // Each chunk takes and drops pcp->lock.
 void drain_pages_zone(mm_ctx& c, int cpu, zone& z)
 {
-    per_cpu_pages& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+    per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
     int chunk = 0;
     if (c.m.patches[patch::batched_bulk_free])
         chunk = std::max(pcp.batch, 1);

@@ -57,8 +57,7 @@ bool pcp_allowed_order(const kernel_era& era, unsigned order)
 // values (high 0, batch 1), which make every free flush at once as the kernel's shared boot_pageset does.
 per_cpu_pages& this_cpu_pcp(zone& z, int cpu)
 {
-    assert(cpu >= 0 && static_cast<std::size_t>(cpu) < z.per_cpu_pageset.size());
-    return z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+    return z.per_cpu_pageset[cpu]; // per_cpu checks the CPU in debug builds
 }
 
 pcp_tuning pcp_tuning_of(const machine& m)
@@ -69,9 +68,7 @@ pcp_tuning pcp_tuning_of(const machine& m)
 
 int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp)
 {
-    auto idx = &pcp - z.per_cpu_pageset.data();
-    assert(idx >= 0 && static_cast<std::size_t>(idx) < z.per_cpu_pageset.size());
-    return static_cast<int>(idx);
+    return z.per_cpu_pageset.cpu_of(pcp);
 }
 
 void pcp_page_touch(mm_ctx& c, pfn_t pfn)

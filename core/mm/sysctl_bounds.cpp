@@ -35,6 +35,13 @@ std::optional<vm_sysctl> vm_sysctl_from_name(std::string_view name)
     return std::nullopt;
 }
 
+std::string unknown_vm_sysctl(std::string_view name)
+{
+    std::string known;
+    for (const auto& n : vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
+    return "unknown sysctl '" + std::string(name) + "' (" + known + ")";
+}
+
 std::string vm_sysctl_name(vm_sysctl s)
 {
     switch (s) {

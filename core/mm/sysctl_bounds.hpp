@@ -26,6 +26,8 @@ enum class vm_sysctl {
 std::optional<vm_sysctl> vm_sysctl_from_name(std::string_view name);
 std::string vm_sysctl_name(vm_sysctl s); // "vm.min_free_kbytes"
 const std::vector<std::string>& vm_sysctl_names(); // every one, with "vm."
+// "unknown sysctl 'NAME' (vm.a, vm.b, ...)": the one line for a name that is none of them.
+std::string unknown_vm_sysctl(std::string_view name);
 
 // Why writing `value` to `s` on `era` fails (the sysctl does not exist on the era, or its handler returns
 // -EINVAL), naming the sysctl; ok when the write is accepted.

@@ -69,7 +69,7 @@ void check_free_lists(checker& ck, const zone& z, unsigned long& listed_pages)
 void check_pcp_lists(checker& ck, const zone& z, unsigned long& listed_pages)
 {
     unsigned nr_lists = ck.m.era.nr_pcp_lists();
-    for (std::size_t cpu = 0; cpu < z.per_cpu_pageset.size(); ++cpu) {
+    for (int cpu = 0; cpu < z.per_cpu_pageset.nr_cpus(); ++cpu) {
         const per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
         long count = 0;
         for (unsigned i = 0; i < NR_PCP_LISTS_MAX; ++i) {

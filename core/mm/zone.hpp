@@ -1,6 +1,7 @@
 // struct zone: a range of a node's memory with its own buddy allocator, watermarks and pagesets.
 #pragma once
 
+#include "base/per_cpu.hpp"
 #include "free_area.hpp"
 #include "per_cpu_pages.hpp"
 
@@ -40,7 +41,7 @@ struct zone {
     long nr_free_pages = 0; // vm_stat[NR_FREE_PAGES]
 
     // One pageset per possible CPU. Before setup_per_cpu_pageset() they hold the boot values (high 0, batch 1).
-    std::vector<per_cpu_pages> per_cpu_pageset;
+    per_cpu<per_cpu_pages> per_cpu_pageset;
     bool pagesets_allocated = false; // false: still the boot pageset
 
     // Cached values of the last zone_set_pageset_high_and_batch (v5.11+)

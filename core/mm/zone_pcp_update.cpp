@@ -58,7 +58,7 @@ void per_cpu_pages_init(per_cpu_pages& pcp)
 // online (its bit is not in the node mask yet); a memory-only node splits over all online CPUs.
 int zone_nr_split_cpus(const machine& m, const zone& z, int cpu_online)
 {
-    int nr = static_cast<int>(m.nodes[static_cast<std::size_t>(z.node)]->cpus.size()) + cpu_online;
+    int nr = static_cast<int>(m.node_data(z.node).cpus.size()) + cpu_online;
     return nr ? nr : m.nr_cpu_ids();
 }
 

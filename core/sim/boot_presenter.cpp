@@ -85,7 +85,7 @@ void boot_presenter::observe(const mm::machine& m, const mm::deferred_init& di)
 {
     for (auto& n : m_nodes) {
         n.host_done = di.progress(n.node);
-        n.host_finished = m.nodes[static_cast<std::size_t>(n.node)]->deferred_init_done.load(std::memory_order_acquire);
+        n.host_finished = m.node_data(n.node).deferred_init_done.load(std::memory_order_acquire);
     }
 }
 

@@ -13,13 +13,6 @@ std::string key_of(const std::string& name)
     return name.rfind("vm.", 0) == 0 ? name.substr(3) : name;
 }
 
-pcplab::error unknown(const std::string& name)
-{
-    std::string known;
-    for (const auto& n : sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-    return pcplab::error("unknown sysctl '" + name + "' (" + known + ")");
-}
-
 } // namespace
 
 const std::vector<std::string>& sysctl_names()
@@ -32,7 +25,7 @@ status check_sysctl(const std::string& name, long value, const mm::kernel_versio
     // One rule with the mm setters, the engine's live writes and the lessons (mm::vm_sysctl_problem): the
     // sysctl exists on the era and its handler takes the value.
     const auto which = mm::vm_sysctl_from_name(name);
-    if (!which) return unknown(name);
+    if (!which) return pcplab::error(mm::unknown_vm_sysctl(name));
     return mm::vm_sysctl_problem(*which, value, mm::kernel_era{era});
 }
 
@@ -50,7 +43,7 @@ status set_boot_sysctl(mm::machine_spec& spec, const std::string& name, long val
     else if (key == "pcp_batch_scale_max")
         spec.sysctl.pcp_batch_scale_max = static_cast<int>(value);
     else
-        return unknown(name);
+        return pcplab::error(mm::unknown_vm_sysctl(name));
     return {};
 }
 

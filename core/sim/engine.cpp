@@ -25,7 +25,7 @@ namespace
 // The zone an allocation of this CPU tries first: its node's highest populated zone allowed by the request.
 mm::zone* preferred_zone(mm::machine& m, int nid, unsigned highest)
 {
-    auto& pg = *m.nodes[static_cast<std::size_t>(nid)];
+    auto& pg = m.node_data(nid);
     for (int t = static_cast<int>(std::min<unsigned>(highest, mm::ZONE_MOVABLE)); t >= 0; --t) {
         mm::zone& z = pg.z(static_cast<mm::zone_type>(t));
         if (z.populated() && z.managed()) return &z;
@@ -37,16 +37,16 @@ mm::zone* preferred_zone(mm::machine& m, int nid, unsigned highest)
 
 bool engine::impl::finished() const
 {
-    return !pending_init && (workload_finished || (nr_workload_cpus > 0 && done_cpus >= nr_workload_cpus));
+    return !pending_init && round.over();
 }
 
 bool engine::impl::step()
 {
-    if (!booted) boot();
+    if (!boot_st.done) boot();
     if (finished()) return false;
     const int cpu = heap.top();
-    cpu_state& s = st[static_cast<std::size_t>(cpu)];
-    const vtime_ns t = clock[static_cast<std::size_t>(cpu)];
+    cpu_state& s = st[cpu];
+    const vtime_ns t = clock[cpu];
     acting = cpu;
     in_step = true;
     s.chunk_kind = cpu_activity::ready; // run_chunk sets it again when this step is a chunk
@@ -67,33 +67,33 @@ bool engine::impl::step()
     in_step = false;
     requeue(cpu);
     ++steps;
-    if (pending_init && now() >= times.init_end_ns) complete_deferred_init();
+    if (pending_init && now() >= boot_st.times.init_end_ns) complete_deferred_init();
     return true;
 }
 
 // One piece of a compute or idle period, ending at the period's end or the next tick, whichever is first.
 void engine::impl::run_chunk(int cpu)
 {
-    cpu_state& s = st[static_cast<std::size_t>(cpu)];
-    vtime_ns& t = clock[static_cast<std::size_t>(cpu)];
+    cpu_state& s = st[cpu];
+    vtime_ns& t = clock[cpu];
     const vtime_ns chunk = std::min(s.cont_left, s.next_tick > t ? s.next_tick - t : vtime_ns{1});
     s.chunk_start = t;
     s.chunk_kind = s.activity;
     t += chunk;
     s.cont_left -= chunk;
     if (s.activity == cpu_activity::compute) {
-        cpu_m[static_cast<std::size_t>(cpu)].user_ns += chunk;
+        cpu_m[cpu].user_ns += chunk;
         // User work is taken to stream memory at the clear_page rate: 64 lines per page-time, which pushes
         // the allocator's struct pages out of this CPU's caches.
         caches->cpu(cpu)->add_traffic(chunk * 64 / prices.clear_page_ns);
     } else
-        cpu_m[static_cast<std::size_t>(cpu)].idle_ns += chunk;
+        cpu_m[cpu].idle_ns += chunk;
     if (s.cont_left == 0) s.activity = cpu_activity::ready;
 }
 
 void engine::impl::start_activity(int cpu, cpu_activity a, vtime_ns ns)
 {
-    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    cpu_state& s = st[cpu];
     s.activity = a;
     s.cont_left = std::max<vtime_ns>(ns, 1); // a zero-length period would let the clock stand still
     run_chunk(cpu);
@@ -101,7 +101,7 @@ void engine::impl::start_activity(int cpu, cpu_activity a, vtime_ns ns)
 
 void engine::impl::run_action(int cpu)
 {
-    const cpu_action a = load->next(cpu, clock[static_cast<std::size_t>(cpu)] - round_origin);
+    const cpu_action a = load->next(cpu, clock[cpu] - round.origin);
     switch (a.k) {
     case cpu_action::kind::alloc:
         do_alloc(cpu, a);
@@ -124,28 +124,27 @@ void engine::impl::run_action(int cpu)
 // alloc_pages for one block; on failure the slow path (engine_periodic.cpp: reclaim, drain, retries).
 void engine::impl::do_alloc(int cpu, const cpu_action& a)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    const vtime_ns t0 = clock[ucpu];
+    const vtime_ns t0 = clock[cpu];
     begin_action(cpu);
     mm::alloc_request req;
     req.order = a.order;
     req.migratetype = a.mt;
     req.highest_zoneidx = static_cast<mm::zone_type>(std::min<unsigned>(a.highest_zone, mm::ZONE_MOVABLE));
 
-    mm::zone* watched = autotune ? preferred_zone(*m, st[ucpu].node, req.highest_zoneidx) : nullptr;
-    const int high_before = watched ? watched->per_cpu_pageset[ucpu].high : 0;
+    mm::zone* watched = autotune ? preferred_zone(*m, st[cpu].node, req.highest_zoneidx) : nullptr;
+    const int high_before = watched ? watched->per_cpu_pageset[cpu].high : 0;
 
     std::size_t more_calls = 0;
-    mm::pfn_t pfn = mm::alloc_pages(ctxs[ucpu], req);
+    mm::pfn_t pfn = mm::alloc_pages(ctxs[cpu], req);
     if (pfn == mm::NO_PFN) pfn = alloc_slowpath(cpu, req, more_calls);
-    const bool refill = act_refill, direct = act_zone_direct;
+    const bool refill = action.refill, direct = action.zone_direct;
     end_action(cpu, prices.call_ns * (1 + more_calls));
 
-    cpu_metrics& cm = cpu_m[ucpu];
-    cm.sys_ns += clock[ucpu] - t0;
+    cpu_metrics& cm = cpu_m[cpu];
+    cm.sys_ns += clock[cpu] - t0;
     cm.allocs += 1;
     tot.allocs += 1;
-    tot.zone_allocs += meter.pages_from_buddy - action_from_buddy;
+    tot.zone_allocs += meter.pages_from_buddy - action.from_buddy_at_start;
     if (pfn == mm::NO_PFN) {
         cm.alloc_failures += 1;
         tot.alloc_failures += 1;
@@ -156,7 +155,7 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
         tot.pcp_hits += 1;
     }
     if (watched) {
-        const int high_after = watched->per_cpu_pageset[ucpu].high;
+        const int high_after = watched->per_cpu_pageset[cpu].high;
         if (high_after != high_before)
             note_high_change(cpu, *watched, high_before, high_after,
                 high_after > high_before
@@ -164,27 +163,26 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
                     : (watched->flags & mm::ZONE_BELOW_HIGH ? HIGH_SHRINK_BELOW_HIGH : HIGH_OTHER));
     }
     if (pfn != mm::NO_PFN) check_watermark(m->page_zone(m->pfn_to_page(pfn)));
-    load->allocated(cpu, pfn, clock[ucpu] - round_origin);
+    load->allocated(cpu, pfn, clock[cpu] - round.origin);
 }
 
 // free_pages for one block the workload owns.
 void engine::impl::do_free(int cpu, const cpu_action& a)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    const vtime_ns t0 = clock[ucpu];
+    const vtime_ns t0 = clock[cpu];
     caches->cpu(cpu)->prefetch(a.pfn); // free_unref_page touches it; overlaps the memmap miss just below
-    mm::prefetch_struct_page(ctxs[ucpu], a.next_pfn); // this CPU's next free, a round of CPUs from now
+    mm::prefetch_struct_page(ctxs[cpu], a.next_pfn); // this CPU's next free, a round of CPUs from now
     mm::zone& z = m->page_zone(m->pfn_to_page(a.pfn));
-    mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
+    mm::per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
     const int high_before = pcp.high;
 
     begin_action(cpu);
-    mm::free_pages(ctxs[ucpu], a.pfn, a.order);
-    const bool flushed = act_flush;
+    mm::free_pages(ctxs[cpu], a.pfn, a.order);
+    const bool flushed = action.flush;
     end_action(cpu, prices.call_ns);
 
-    cpu_metrics& cm = cpu_m[ucpu];
-    cm.sys_ns += clock[ucpu] - t0;
+    cpu_metrics& cm = cpu_m[cpu];
+    cm.sys_ns += clock[cpu] - t0;
     cm.frees += 1;
     tot.frees += 1;
     // free_high (v5.18+): a high-order free that emptied the lists below a batch instead of trimming them to

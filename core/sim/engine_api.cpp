@@ -40,12 +40,12 @@ void engine::boot(const boot_observer* obs)
 
 const std::vector<engine::boot_node_report>& engine::boot_report() const
 {
-    return m_impl->boot_nodes;
+    return m_impl->boot_st.nodes;
 }
 
 const boot_times& engine::timeline() const
 {
-    return m_impl->times;
+    return m_impl->boot_st.times;
 }
 
 bool engine::deferred_init_pending() const
@@ -67,14 +67,14 @@ bool engine::step()
 void engine::run_until(vtime_ns t)
 {
     impl& e = *m_impl;
-    if (!e.booted) e.boot();
+    if (!e.boot_st.done) e.boot();
     while (e.now() < t && e.step()) { }
 }
 
 void engine::run_for(vtime_ns d)
 {
     impl& e = *m_impl;
-    if (!e.booted) e.boot();
+    if (!e.boot_st.done) e.boot();
     run_until(e.now() + d);
 }
 
@@ -90,8 +90,8 @@ vtime_ns engine::now() const
 
 vtime_ns engine::elapsed() const
 {
-    const vtime_ns end = m_impl->finished() ? m_impl->finish_time : m_impl->now();
-    const vtime_ns start = m_impl->times.workload_start_ns;
+    const vtime_ns end = m_impl->finished() ? m_impl->round.finish_time : m_impl->now();
+    const vtime_ns start = m_impl->boot_st.times.workload_start_ns;
     return end > start ? end - start : 0;
 }
 
@@ -108,7 +108,7 @@ void engine::set_continuous(bool on)
 
 std::uint64_t engine::rounds_done() const
 {
-    return m_impl->rounds;
+    return m_impl->round.finished_rounds;
 }
 
 bool engine::finished() const
@@ -168,17 +168,17 @@ const cost_rates& engine::rates() const
 
 const std::vector<lock_metrics>& engine::zone_locks() const
 {
-    return m_impl->zone_lock_m;
+    return m_impl->locks.zone_metrics();
 }
 
 const lock_metrics& engine::pcp_locks() const
 {
-    return m_impl->pcp_lock_m;
+    return m_impl->locks.pcp_metrics();
 }
 
 const std::vector<cpu_metrics>& engine::cpus() const
 {
-    return m_impl->cpu_m;
+    return m_impl->cpu_m.values();
 }
 
 // pcp_resident_pages is a sum over every pageset: computed when asked rather than tracked per step.
@@ -189,48 +189,48 @@ const global_metrics& engine::totals() const
         for (const auto& pcp : z.per_cpu_pageset) resident += static_cast<std::uint64_t>(std::max(pcp.count, 0));
     });
     m_impl->tot.pcp_resident_pages = resident;
-    m_impl->tot.pcp_trylock_failures = m_impl->pcp_lock_m.trylock_failures;
+    m_impl->tot.pcp_trylock_failures = m_impl->locks.pcp_metrics().trylock_failures;
     return m_impl->tot;
 }
 
 const std::vector<sim_event>& engine::events() const
 {
-    return m_impl->events;
+    return m_impl->log.events();
 }
 
 const std::vector<lock_hold_record>& engine::holds() const
 {
-    return m_impl->holds;
+    return m_impl->log.holds();
 }
 
 void engine::release_events(std::uint64_t upto)
 {
-    m_impl->release_events(upto);
+    m_impl->log.release_events(upto, m_impl->now(), m_impl->boot_st.times.workload_start_ns);
 }
 
 std::uint64_t engine::events_released() const
 {
-    return m_impl->events_base;
+    return m_impl->log.events_released();
 }
 
 void engine::release_holds(std::uint64_t upto)
 {
-    m_impl->release_holds(upto);
+    m_impl->log.release_holds(upto);
 }
 
 void engine::take_holds(std::vector<lock_hold_record>& out)
 {
-    m_impl->take_holds(out);
+    m_impl->log.take_holds(out);
 }
 
 std::uint64_t engine::holds_released() const
 {
-    return m_impl->holds_base;
+    return m_impl->log.holds_released();
 }
 
 std::uint64_t engine::holds_dropped() const
 {
-    return m_impl->holds_dropped;
+    return m_impl->log.holds_dropped();
 }
 
 const mm::mm_work& engine::work_done() const

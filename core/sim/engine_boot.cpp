@@ -55,9 +55,7 @@ void engine::impl::create_machine()
             throw std::invalid_argument("cpu " + std::to_string(c) + " does not exist on " + cfg.spec.name);
     load = make_load();
     if (!load) throw std::invalid_argument("unknown workload '" + cfg.workload + "'");
-    booted = false;
-    boot_nodes.clear();
-    times = boot_times{};
+    boot_st = boot_state{};
     reset_run_state();
 }
 
@@ -65,88 +63,43 @@ void engine::impl::create_machine()
 void engine::impl::reset_run_state()
 {
     const int n = m->nr_cpu_ids();
-    const auto nr_slots = m->nodes.size() * mm::MAX_NR_ZONES;
     const auto threads = std::max(cfg.spec.threads_per_core, 1);
     const int cores = n % threads == 0 ? n / threads : n;
 
-    clock.assign(static_cast<std::size_t>(n), 0);
-    st.assign(static_cast<std::size_t>(n), cpu_state{});
+    clock.assign(n, 0);
+    st.assign(n, cpu_state{});
+    per_cpu<int> socket(n);
     for (int c = 0; c < n; ++c) {
-        cpu_state& s = st[static_cast<std::size_t>(c)];
+        cpu_state& s = st[c];
         s.node = m->cpu_to_node[static_cast<std::size_t>(c)];
-        s.socket = m->nodes[static_cast<std::size_t>(s.node)]->socket;
+        s.socket = socket[c] = m->node_data(s.node).socket;
         // Linux numbers the first thread of every core first, then the second threads (enumerate_cpus).
         s.core = c % cores;
         s.next_tick = first_tick(c);
         s.runs_workload = cfg.cpus.empty();
     }
-    for (int c : cfg.cpus) st[static_cast<std::size_t>(c)].runs_workload = true;
-    nr_workload_cpus = static_cast<int>(std::count_if(st.begin(), st.end(), [](auto& s) { return s.runs_workload; }));
-    done_cpus = 0;
-    workload_finished = false;
-    finish_time = 0;
-    rounds = 0;
-    round_origin = 0;
-    rounds_work = 0;
-    last_round_score = workload_score{};
+    for (int c : cfg.cpus) st[c].runs_workload = true;
+    round = round_state{};
+    round.nr_workload_cpus
+        = static_cast<int>(std::count_if(st.begin(), st.end(), [](auto& s) { return s.runs_workload; }));
     steps = 0;
     heap.reset(n, 0);
     acting = 0;
     in_step = false;
 
     meter = mm::mm_work{};
-    mark_ps = action_from_buddy = 0;
-    pending_ps = {};
-    depth = 0;
+    action = action_charge{};
     caches = std::make_unique<struct_page_cache_model>(n, rates.cache_lines_per_cpu);
     ctxs.clear();
-    ctxs.reserve(static_cast<std::size_t>(n));
-    for (int c = 0; c < n; ++c)
-        ctxs.push_back(mm::mm_ctx{*m, c, st[static_cast<std::size_t>(c)].node, meter, *this, caches->cpu(c), this});
+    ctxs.reserve(n);
+    for (int c = 0; c < n; ++c) ctxs.emplace_back(mm::mm_ctx{*m, c, st[c].node, meter, *this, caches->cpu(c), this});
 
-    zone_lock_m.clear();
-    m->for_each_populated_zone([&](mm::zone& z) {
-        lock_metrics lm;
-        lm.node = z.node;
-        lm.zone = z.idx;
-        zone_lock_m.push_back(lm);
-    });
-    zone_vlocks.assign(nr_slots, vlock{});
-    pcp_lock_m = lock_metrics{};
-    pcp_lock_m.node = pcp_lock_m.zone = -1;
-    pcp_vlocks.assign(m->era.has_pcp_lock() ? nr_slots * static_cast<std::size_t>(n) : 0, vlock{});
-    std::size_t i = 0;
-    m->for_each_populated_zone([&](mm::zone& z) {
-        vlock& l = zone_vlocks[static_cast<std::size_t>(zone_slot(z.node, z.idx))];
-        l.metrics = &zone_lock_m[i++];
-    });
-    for (std::size_t s = 0; s < nr_slots; ++s) {
-        int home = m->nodes[s / mm::MAX_NR_ZONES]->socket;
-        zone_vlocks[s].home_socket = home;
-        if (!zone_vlocks[s].metrics) zone_vlocks[s].metrics = &pcp_lock_m; // never taken: unpopulated zone
-        for (int c = 0; c < n && !pcp_vlocks.empty(); ++c) {
-            vlock& l = pcp_vlocks[s * static_cast<std::size_t>(n) + static_cast<std::size_t>(c)];
-            l.metrics = &pcp_lock_m;
-            l.home_socket = st[static_cast<std::size_t>(c)].socket; // the pageset lives in the owner's percpu area
-        }
-    }
-
-    cpu_m.assign(static_cast<std::size_t>(n), cpu_metrics{});
+    locks.reset(*m, socket);
+    cpu_m.assign(n, cpu_metrics{});
     tot = global_metrics{};
-    events.clear();
-    holds.clear();
-    events_base = holds_base = holds_dropped = 0;
-    last_high_event.assign(static_cast<std::size_t>(n) * nr_slots, -1);
-    last_high_cause.assign(static_cast<std::size_t>(n) * nr_slots, 0);
+    log.reset(n, m->nodes.size());
     limits_text = nullptr;
-
-    zrec.assign(nr_slots, zone_reclaim{});
-    drain_busy_until = 0;
-    work_done_at = 0;
-    next_forced_drain = 0;
-    reclaimer_cpu.assign(m->nodes.size(), 0);
-    for (std::size_t nid = 0; nid < m->nodes.size(); ++nid)
-        if (!m->nodes[nid]->cpus.empty()) reclaimer_cpu[nid] = m->nodes[nid]->cpus.front();
+    periodic.reset(*m);
 }
 
 // Power-on to the workload's start (boot_timeline.hpp), in the kernel's order: mem_init on the boot CPU,
@@ -157,11 +110,12 @@ void engine::impl::reset_run_state()
 // that starts during deferred init boots only as far as the plan (boot_during_deferred_init).
 void engine::impl::boot(const boot_observer* obs)
 {
-    if (booted) return;
+    if (boot_st.done) return;
     if (m->stage < mm::boot_stage::early_init) mm::mem_init(*m);
+    boot_times& times = boot_st.times;
     times = boot_times{};
     times.deferred_init_start_ns = early_init_ns(rates, m->early_init_pages);
-    boot_event_time = times.deferred_init_start_ns;
+    boot_st.event_time = times.deferred_init_start_ns;
     mm::boot_early(*m); // setup_per_cpu_pageset: the pagesets' first limits
     auto di = std::make_unique<mm::deferred_init>(*m);
     di->plan();
@@ -173,13 +127,13 @@ void engine::impl::boot(const boot_observer* obs)
     }
     di->start();
     watch_deferred_init(*m, *di, obs);
-    boot_event_time = times.init_end_ns; // zone_pcp_update and the watermarks, once the last node is done
+    boot_st.event_time = times.init_end_ns; // zone_pcp_update and the watermarks, once the last node is done
     const mm::deferred_init_report rep = di->finish();
     mm::boot_late(*m);
     note_deferred_init(rep);
     // The boot's events in the order of their instants (a node's end comes before the recomputed limits).
-    std::stable_sort(events.begin(), events.end(), [](const sim_event& a, const sim_event& b) { return a.t < b.t; });
-    boot_event_time.reset();
+    log.sort_by_time();
+    boot_st.event_time.reset();
     times.workload_start_ns = times.init_end_ns;
     start_clocks(times.workload_start_ns);
     m->set_lock_ops(this);
@@ -190,7 +144,8 @@ void engine::impl::boot(const boot_observer* obs)
 // deferred_init_start_ns and end at done_at; the init ends with the last node.
 void engine::impl::plan_boot(const mm::deferred_init& di)
 {
-    boot_nodes.clear();
+    boot_times& times = boot_st.times;
+    boot_st.nodes.clear();
     times.init_end_ns = times.deferred_init_start_ns;
     for (int nid = 0; nid < m->nr_online_nodes(); ++nid) {
         if (di.total(nid) == 0) continue;
@@ -201,7 +156,7 @@ void engine::impl::plan_boot(const mm::deferred_init& di)
         b.modelled_ms = deferred_init_ms(rates, b.pages, b.threads);
         b.done_at = deferred_init_done_at(times.deferred_init_start_ns, b.modelled_ms);
         times.init_end_ns = std::max(times.init_end_ns, b.done_at);
-        boot_nodes.push_back(b);
+        boot_st.nodes.push_back(b);
     }
 }
 
@@ -214,15 +169,15 @@ void engine::impl::plan_boot(const mm::deferred_init& di)
 // event still carries its own modelled end).
 void engine::impl::boot_during_deferred_init(std::unique_ptr<mm::deferred_init> di)
 {
-    times.workload_start_ns = times.deferred_init_start_ns;
-    start_clocks(times.workload_start_ns);
+    boot_st.times.workload_start_ns = boot_st.times.deferred_init_start_ns;
+    start_clocks(boot_st.times.workload_start_ns);
     m->set_lock_ops(this);
     attach_workload();
-    if (boot_nodes.empty()) // nothing deferred: the rest of the boot at once
+    if (boot_st.nodes.empty()) // nothing deferred: the rest of the boot at once
         mm::boot_late(*m);
     else
         pending_init = std::move(di);
-    boot_event_time.reset();
+    boot_st.event_time.reset();
 }
 
 // Between two steps, every CPU at or past init_end_ns: the threads run (the workload waits, so the result does
@@ -232,11 +187,11 @@ void engine::impl::complete_deferred_init()
     std::unique_ptr<mm::deferred_init> di = std::move(pending_init);
     // The init threads' own locking is not the workload's: the merge takes zone->lock outside virtual time.
     m->set_lock_ops(nullptr);
-    boot_event_time = times.init_end_ns; // zone_pcp_update's limit changes happen at the modelled end too
+    boot_st.event_time = boot_st.times.init_end_ns; // zone_pcp_update's limit changes at the modelled end too
     di->start();
     const mm::deferred_init_report rep = di->finish();
     mm::boot_late(*m);
-    boot_event_time.reset();
+    boot_st.event_time.reset();
     m->set_lock_ops(this);
     note_deferred_init(rep);
 }
@@ -245,8 +200,9 @@ void engine::impl::complete_deferred_init()
 void engine::impl::note_deferred_init(const mm::deferred_init_report& rep)
 {
     for (const auto& nr : rep.nodes) {
-        auto b = std::find_if(boot_nodes.begin(), boot_nodes.end(), [&](const auto& x) { return x.node == nr.node; });
-        if (b == boot_nodes.end()) continue;
+        auto b = std::find_if(
+            boot_st.nodes.begin(), boot_st.nodes.end(), [&](const auto& x) { return x.node == nr.node; });
+        if (b == boot_st.nodes.end()) continue;
         b->host_ms = static_cast<double>(nr.host_ns) / 1e6;
         sim_event e;
         e.t = b->done_at;
@@ -267,9 +223,9 @@ void engine::impl::note_deferred_init(const mm::deferred_init_report& rep)
 void engine::impl::start_clocks(vtime_ns origin)
 {
     const int n = m->nr_cpu_ids();
-    round_origin = origin;
-    clock.assign(static_cast<std::size_t>(n), origin);
-    for (int c = 0; c < n; ++c) st[static_cast<std::size_t>(c)].next_tick = origin + first_tick(c);
+    round.origin = origin;
+    clock.assign(n, origin);
+    for (int c = 0; c < n; ++c) st[c].next_tick = origin + first_tick(c);
     heap.reset(n, origin);
 }
 
@@ -278,7 +234,7 @@ workload_env engine::impl::make_env() const
     workload_env e;
     e.nr_cpus = m->nr_cpu_ids();
     for (int c = 0; c < e.nr_cpus; ++c)
-        if (st[static_cast<std::size_t>(c)].runs_workload) e.cpus.push_back(c);
+        if (st[c].runs_workload) e.cpus.push_back(c);
     e.cpu_node = m->cpu_to_node;
     m->for_each_populated_zone([&](mm::zone& z) { e.total_pages += z.managed(); });
     e.seed = cfg.seed;
@@ -294,7 +250,7 @@ void engine::impl::attach_workload()
     if (const status fits = load->settings_problem(env); !fits)
         throw workload_error(cfg.workload + ": " + fits.message());
     load->attach(env);
-    booted = true;
+    boot_st.done = true;
 }
 
 } // namespace pcplab::sim

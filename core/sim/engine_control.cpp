@@ -1,4 +1,4 @@
-// Live control (switches, sysctls, intensity) and the event log.
+// Live control (switches, sysctls, intensity) and the events it and the allocator's limit changes log.
 //
 // What flipping a switch mid-run does (the kernel cannot do this; pcplab defines it as "the code from now on
 // behaves as a kernel with the switch in the new position would, starting from the current state"):
@@ -51,70 +51,13 @@ const char* high_cause_text(std::uint8_t c)
 // control): the engine's time.
 vtime_ns engine::impl::event_time() const
 {
-    if (boot_event_time) return *boot_event_time;
-    return in_step ? clock[static_cast<std::size_t>(acting)] : now();
+    if (boot_st.event_time) return *boot_st.event_time;
+    return in_step ? clock[acting] : now();
 }
 
 void engine::impl::push_event(sim_event e)
 {
-    if (!cfg.keep_events) return;
-    if (events.size() >= cfg.max_events) {
-        tot.events_dropped += 1;
-        return;
-    }
-    events.push_back(std::move(e));
-}
-
-namespace
-{
-
-// Drops the first `n` entries. A reader releases what it took after every snapshot, so the vector fills
-// and empties each interval: its buffer is kept for the next one (giving it back each time made the host
-// fault in and zero the pages again for every interval, a fifth of the engine's time on a 256-CPU machine
-// that keeps its holds). Only after a burst, once 64 releases in a row found it less than an eighth full,
-// does the memory go back.
-template <typename T> void drop_front(std::vector<T>& v, std::size_t n, unsigned& sparse_releases)
-{
-    const bool sparse = v.size() < v.capacity() / 8; // the interval's peak, before the release
-    v.erase(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n));
-    sparse_releases = sparse ? sparse_releases + 1 : 0;
-    if (v.capacity() > (std::size_t{1} << 16) && sparse_releases >= 64) {
-        v.shrink_to_fit();
-        sparse_releases = 0;
-    }
-}
-
-} // namespace
-
-void engine::impl::release_events(std::uint64_t upto)
-{
-    const std::uint64_t end = events_base + events.size();
-    std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, events_base));
-    // A pcp->high change of a second no CPU has left yet may still be folded into (note_high_change): it
-    // and everything after it stay. now() is the slowest CPU's clock, so every CPU is at or past its second.
-    const vtime_ns second = run_second(now());
-    for (std::size_t i = 0; i < n; ++i)
-        if (events[i].kind == event_kind::pcp_high_change && run_second(events[i].t) >= second) {
-            n = i;
-            break;
-        }
-    drop_front(events, n, events_sparse_releases);
-    events_base += n;
-}
-
-void engine::impl::release_holds(std::uint64_t upto)
-{
-    const std::uint64_t end = holds_base + holds.size();
-    const std::size_t n = static_cast<std::size_t>(std::min(upto, end) - std::min(upto, holds_base));
-    drop_front(holds, n, holds_sparse_releases);
-    holds_base += n;
-}
-
-void engine::impl::take_holds(std::vector<lock_hold_record>& out)
-{
-    out.clear();
-    out.swap(holds);
-    holds_base += out.size();
+    if (!log.push(std::move(e))) tot.events_dropped += 1;
 }
 
 // machine::on_limits_change: one event per value that changed (batch, high, high_min, high_max).
@@ -145,35 +88,9 @@ void engine::impl::on_limits_change(const mm::limits_change& c)
 // refills does not flood the log.
 void engine::impl::note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause)
 {
-    if (!cfg.keep_events) return;
-    const std::size_t slots = m->nodes.size() * mm::MAX_NR_ZONES;
-    const std::size_t idx = static_cast<std::size_t>(cpu) * slots + static_cast<std::size_t>(zone_slot(z.node, z.idx));
-    const vtime_ns t = clock[static_cast<std::size_t>(cpu)];
-    const std::int64_t last = last_high_event[idx];
-    // release_events keeps an event while it can still be folded into, so `last` is always still held.
-    if (last >= 0 && static_cast<std::uint64_t>(last) >= events_base && last_high_cause[idx] == cause) {
-        sim_event& e = events[static_cast<std::size_t>(static_cast<std::uint64_t>(last) - events_base)];
-        if (run_second(e.t) == run_second(t)) {
-            e.new_value = new_high;
-            return;
-        }
-    }
-    sim_event e;
-    e.t = t;
-    e.kind = event_kind::pcp_high_change;
-    e.cpu = cpu;
-    e.node = z.node;
-    e.zone = z.idx;
-    e.old_value = old_high;
-    e.new_value = new_high;
-    e.field = event_field::high;
-    e.text = high_cause_text(cause);
-    const std::size_t before = events.size();
-    push_event(std::move(e));
-    if (events.size() > before) {
-        last_high_event[idx] = static_cast<std::int64_t>(events_base + before);
-        last_high_cause[idx] = cause;
-    }
+    if (!log.note_high_change(
+            cpu, z, clock[cpu], boot_st.times.workload_start_ns, old_high, new_high, cause, high_cause_text(cause)))
+        tot.events_dropped += 1;
 }
 
 std::string engine::impl::set_patch(mm::patch p, bool on)
@@ -194,7 +111,7 @@ std::string engine::impl::set_patch(mm::patch p, bool on)
     else if (p == mm::patch::parallel_deferred_init)
         e.text += " (takes effect at the next boot)";
     push_event(std::move(e));
-    if (!booted || was == on || !why.empty()) return why;
+    if (!boot_st.done || was == on || !why.empty()) return why;
 
     switch (p) {
     case mm::patch::pcp_update_after_deferred_init:
@@ -224,11 +141,7 @@ std::string engine::impl::set_patch(mm::patch p, bool on)
 status engine::impl::set_sysctl(const std::string& name, long value)
 {
     const auto which = mm::vm_sysctl_from_name(name);
-    if (!which) {
-        std::string known;
-        for (const auto& n : mm::vm_sysctl_names()) known += (known.empty() ? "" : ", ") + n;
-        return error("unknown sysctl '" + name + "' (known: " + known + ")");
-    }
+    if (!which) return error(mm::unknown_vm_sysctl(name));
     return set_sysctl(*which, value);
 }
 
@@ -276,7 +189,7 @@ void engine::impl::set_intensity(double intensity)
 {
     cfg.intensity = intensity;
     env.intensity = intensity;
-    if (booted) load->set_intensity(intensity);
+    if (boot_st.done) load->set_intensity(intensity);
     sim_event e;
     e.t = event_time();
     e.kind = event_kind::note;

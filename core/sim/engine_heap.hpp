@@ -3,6 +3,8 @@
 // whose clock moves while it is not on top (an idle CPU woken early by the reclaimer) can be re-placed.
 #pragma once
 
+#include "base/per_cpu.hpp"
+
 #include <cstdint>
 #include <stdexcept>
 #include <vector>
@@ -22,9 +24,9 @@ public:
         m_cpu_mask = (key_t{1} << m_shift) - 1;
         m_latest = ~key_t{0} >> m_shift;
         m_keys.clear();
-        m_pos.assign(static_cast<std::size_t>(nr_cpus), 0);
+        m_pos.assign(nr_cpus, 0);
         for (int c = 0; c < nr_cpus; ++c) {
-            m_pos[static_cast<std::size_t>(c)] = static_cast<int>(m_keys.size());
+            m_pos[c] = static_cast<int>(m_keys.size());
             m_keys.push_back(pack(t0, c));
         }
     }
@@ -35,7 +37,7 @@ public:
     void update(int cpu, key_t t)
     {
         if (t > m_latest) throw std::overflow_error("virtual time beyond the run queue's range");
-        const int i = m_pos[static_cast<std::size_t>(cpu)];
+        const int i = m_pos[cpu];
         const key_t old = m_keys[static_cast<std::size_t>(i)];
         const key_t k = pack(t, cpu);
         if (k < old)
@@ -52,7 +54,7 @@ private:
     void place(int i, key_t k)
     {
         m_keys[static_cast<std::size_t>(i)] = k;
-        m_pos[static_cast<std::size_t>(k & m_cpu_mask)] = i;
+        m_pos[static_cast<int>(k & m_cpu_mask)] = i;
     }
     void sift_up(int i, key_t k)
     {
@@ -83,7 +85,7 @@ private:
     }
 
     std::vector<key_t> m_keys; // (clock << m_shift) | cpu
-    std::vector<int> m_pos; // slot of each CPU
+    per_cpu<int> m_pos; // slot of each CPU
     unsigned m_shift = 0; // bits of a CPU id
     key_t m_cpu_mask = 0;
     key_t m_latest = ~key_t{0}; // the latest clock a key holds

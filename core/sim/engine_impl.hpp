@@ -1,13 +1,28 @@
-// The engine's state, shared by engine.cpp (boot, the step loop, actions), engine_locks.cpp (spinlocks in
-// virtual time and the charging of work), engine_periodic.cpp (vmstat tick, reclaimer) and
-// engine_control.cpp (switches, sysctls, events). Internal to core/sim.
+// The engine's state: engine::impl, made of parts that each own one concern and match the files that work on
+// them. Internal to core/sim.
+//
+//   part             type (header)                          worked on in
+//   configuration    engine_config, cost model and prices   engine_boot.cpp (created), engine_control.cpp (live)
+//   machine, load    mm::machine, workload                  engine_boot.cpp
+//   boot             boot_state                             engine_boot.cpp
+//   rounds           round_state                            engine_rounds.cpp
+//   virtual time     per_cpu clocks and cpu_state, heap     engine.cpp (the step loop)
+//   charging         action_charge (engine_action_charge)   engine_locks.cpp, engine_work.cpp
+//   locks            lock_table (engine_lock_table)         engine_locks.cpp
+//   metrics, logs    cpu_metrics, global_metrics, event_log engine_locks.cpp, engine_control.cpp
+//   periodic work    periodic_state (engine_reclaim_state)  engine_periodic.cpp, engine_work.cpp
 #pragma once
 
 #include "sim/engine.hpp"
+#include "sim/engine_action_charge.hpp"
+#include "sim/engine_event_log.hpp"
 #include "sim/engine_heap.hpp"
+#include "sim/engine_lock_table.hpp"
 #include "sim/engine_prices.hpp"
+#include "sim/engine_reclaim_state.hpp"
 #include "sim/struct_page_cache_model.hpp"
 
+#include "base/per_cpu.hpp"
 #include "mm/boot.hpp"
 #include "mm/page_alloc.hpp"
 #include "mm/work_queue.hpp"
@@ -41,23 +56,27 @@ struct cpu_state {
     int node = 0, socket = 0, core = 0;
 };
 
-// A spinlock in virtual time (zone->lock or one pcp->lock).
-struct vlock {
-    vtime_ns free_at = 0; // release of the last hold
-    vtime_ns grant = 0; // current hold: when it was granted
-    vtime_ns request = 0; // current hold: when it was requested
-    std::uint64_t acquire_ns = 0; // current hold: acquire cost, charged inside the hold at unlock
-    vtime_ns last_request = 0; // latest request granted so far (order_inversions)
-    int last_holder = -1;
-    int home_socket = 0; // the socket of the node whose memory holds the lock word
-    lock_metrics* metrics = nullptr;
+// Power-on to the workload's start (engine_boot.cpp).
+struct boot_state {
+    bool done = false; // booted: the workload is attached
+    std::vector<engine::boot_node_report> nodes;
+    boot_times times; // the boot's instants (boot_timeline.hpp)
+    std::optional<vtime_ns> event_time; // while set, the time of events (the boot's instants)
 };
 
-// The kswapd-like reclaimer's state for one zone.
-struct zone_reclaim {
-    bool active = false;
-    vtime_ns backoff_until = 0; // after a fruitless episode (kswapd's HZ/10 nap)
-    unsigned long freed = 0; // pages freed in the current episode
+// Rounds of a finite workload (engine_rounds.cpp): the current round started at `origin`, and the workload
+// sees time from there. The finished rounds' work is kept for the score.
+struct round_state {
+    std::uint64_t finished_rounds = 0;
+    vtime_ns origin = 0;
+    double finished_work = 0;
+    workload_score last_score; // of the last finished round
+    bool workload_finished = false;
+    int nr_workload_cpus = 0, done_cpus = 0;
+    vtime_ns finish_time = 0; // the latest instant a CPU of this round said done
+
+    // Every CPU of the round is done (or the workload says it is over).
+    bool over() const { return workload_finished || (nr_workload_cpus > 0 && done_cpus >= nr_workload_cpus); }
 };
 
 struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
@@ -75,76 +94,41 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     std::unique_ptr<mm::machine> m;
     std::unique_ptr<workload> load;
     workload_env env;
-    std::vector<boot_node_report> boot_nodes;
-    boot_times times; // the boot's instants (boot_timeline.hpp)
-    bool booted = false;
+    boot_state boot_st;
     // Deferred init still to run, for a workload that starts during it: completed between two steps once
-    // every CPU's clock has reached times.init_end_ns (declared after `m`, so destroyed before it).
+    // every CPU's clock has reached boot_st.times.init_end_ns (declared after `m`, so destroyed before it).
     std::unique_ptr<mm::deferred_init> pending_init;
-    // Rounds of a finite workload (start_round): the current round started at round_origin; the workload
-    // sees time from there. The finished rounds' work is kept for the score.
-    std::uint64_t rounds = 0;
-    vtime_ns round_origin = 0;
-    double rounds_work = 0;
-    workload_score last_round_score;
+    round_state round;
 
     // --- virtual time ---
-    std::vector<vtime_ns> clock;
-    std::vector<cpu_state> st;
+    per_cpu<vtime_ns> clock;
+    per_cpu<cpu_state> st;
     cpu_heap heap;
     int acting = 0; // the CPU whose step runs; its clock pays for everything done in the step
     bool in_step = false;
     bool autotune = false; // pcp_tuning_of(machine) == autotune_v6_7, refreshed on boot and switch flips
-    bool workload_finished = false;
-    int nr_workload_cpus = 0, done_cpus = 0;
-    vtime_ns finish_time = 0;
     std::uint64_t steps = 0;
 
     // --- allocator context and the charging of work (engine_locks.cpp) ---
-    mm::mm_work meter; // every CPU context counts into this meter
-    std::uint64_t mark_ps = 0; // price of the meter at the last lock, unlock or action start
-    std::uint64_t action_from_buddy = 0; // meter.pages_from_buddy at the start of the action
-    std::array<std::uint64_t, 4> pending_ps{}; // work not yet charged, per lock nesting depth (0 = no lock held)
-    int depth = 0;
-    std::unique_ptr<struct_page_cache_model> caches;
-    std::vector<mm::mm_ctx> ctxs;
+    mm::mm_work meter; // every CPU context counts into this meter (ctxs refer to it)
+    action_charge action; // the acting CPU's current action
     bool reclaim_caller = false; // holds taken by the reclaimer's frees are attributed to lock_caller::reclaim
-    bool act_refill = false, act_zone_direct = false, act_flush = false; // what the current action did
+    std::unique_ptr<struct_page_cache_model> caches;
+    per_cpu<mm::mm_ctx> ctxs;
 
-    // --- locks ---
-    std::vector<vlock> zone_vlocks; // node * MAX_NR_ZONES + zone
-    std::vector<vlock> pcp_vlocks; // (node * MAX_NR_ZONES + zone) * nr_cpus + owner (v6.0+)
-    std::vector<lock_metrics> zone_lock_m;
-    lock_metrics pcp_lock_m;
-
-    // --- metrics and events ---
-    std::vector<cpu_metrics> cpu_m;
+    // --- locks, metrics and logs ---
+    lock_table locks;
+    per_cpu<cpu_metrics> cpu_m;
     mutable global_metrics tot;
-    std::vector<sim_event> events; // from events_base on (engine::release_events)
-    std::vector<lock_hold_record> holds; // from holds_base on
-    std::uint64_t events_base = 0, holds_base = 0, holds_dropped = 0;
-    unsigned events_sparse_releases = 0, holds_sparse_releases = 0; // see drop_front (engine_control.cpp)
-    std::vector<std::int64_t> last_high_event; // per (cpu, zone slot): number of its last pcp_high_change event
-    std::vector<std::uint8_t> last_high_cause; // ... and that event's cause
+    event_log log{cfg};
     const char* limits_text = nullptr; // replaces the core's cause text (switch flips)
-    std::vector<std::pair<int, int>> tick_scratch; // (high, count) per populated zone, reused by every tick
-    std::vector<long> drain_before, drain_after; // PCP pages per CPU around drain_all_pages
-    vtime_ns drain_busy_until = 0; // pcpu_drain_mutex is held until then
-    vtime_ns work_done_at = 0; // the latest end of a work item the acting CPU queued (flush_work waits for it)
-    vtime_ns next_forced_drain = 0; // engine_config::forced_drain_hz: CPU 0's next __drain_all_pages(NULL, true)
     vtime_ns event_time() const;
-    // The whole second of the run that `t` falls in, counted from the workload's start.
-    vtime_ns run_second(vtime_ns t) const
-    {
-        return (t > times.workload_start_ns ? t - times.workload_start_ns : 0) / NS_PER_SEC;
-    }
-    std::optional<vtime_ns> boot_event_time; // while set, the time of events (the boot's instants)
+    vtime_ns run_second(vtime_ns t) const { return sim::run_second(t, boot_st.times.workload_start_ns); }
 
-    // --- reclaim ---
-    std::vector<zone_reclaim> zrec; // node * MAX_NR_ZONES + zone
-    std::vector<int> reclaimer_cpu; // per node
+    // --- periodic work and reclaim ---
+    periodic_state periodic;
 
-    // engine.cpp
+    // engine_boot.cpp
     void create_machine();
     void boot(const boot_observer* obs = nullptr);
     void plan_boot(const mm::deferred_init& di);
@@ -155,9 +139,13 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void attach_workload();
     workload_env make_env() const;
     void reset_run_state();
+
+    // engine_rounds.cpp
     bool start_round();
     void finish_round(int cpu);
     workload_score score() const;
+
+    // engine.cpp
     bool finished() const; // the workload is done everywhere and deferred init is complete
     vtime_ns now() const { return heap.empty() ? 0 : heap.top_key(); }
     bool step();
@@ -166,14 +154,12 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void run_action(int cpu);
     void do_alloc(int cpu, const cpu_action& a);
     void do_free(int cpu, const cpu_action& a);
-    void requeue(int cpu) { heap.update(cpu, clock[static_cast<std::size_t>(cpu)]); }
+    void requeue(int cpu) { heap.update(cpu, clock[cpu]); }
 
     // engine_locks.cpp
     void begin_action(int cpu);
     void end_action(int cpu, std::uint64_t fixed_ns);
     void charge(int cpu, std::uint64_t ps);
-    std::uint64_t sync_ps();
-    vlock& lock_of(const mm::lock_id& id);
     std::uint64_t handover_ns(int from, int to, int home_socket) const;
     void record_hold(
         vlock& l, const mm::lock_id& id, int cpu, mm::lock_caller caller, vtime_ns end, std::uint64_t pages);
@@ -203,17 +189,12 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
 
     // engine_control.cpp
     void push_event(sim_event e);
-    void release_events(std::uint64_t upto);
-    void release_holds(std::uint64_t upto);
-    void take_holds(std::vector<lock_hold_record>& out);
     void on_limits_change(const mm::limits_change& c);
     void note_high_change(int cpu, const mm::zone& z, int old_high, int new_high, std::uint8_t cause);
     std::string set_patch(mm::patch p, bool on);
     status set_sysctl(mm::vm_sysctl s, long value);
     status set_sysctl(const std::string& name, long value);
     void set_intensity(double intensity);
-
-    static int zone_slot(int node, int zone) { return node * mm::MAX_NR_ZONES + zone; }
 };
 
 // Causes of a pcp->high change seen around one action (note_high_change).

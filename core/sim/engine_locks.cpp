@@ -26,55 +26,29 @@ namespace pcplab::sim
 void engine::impl::begin_action(int cpu)
 {
     acting = cpu;
-    mark_ps = prices.price_ps(meter);
-    action_from_buddy = meter.pages_from_buddy;
-    pending_ps = {};
-    depth = 0;
-    act_refill = act_zone_direct = act_flush = false;
-}
-
-// Prices are linear, so the work since the mark costs price(meter) - price(mark): no per-counter difference.
-std::uint64_t engine::impl::sync_ps()
-{
-    const std::uint64_t now_ps = prices.price_ps(meter);
-    const std::uint64_t ps = now_ps - mark_ps;
-    mark_ps = now_ps;
-    return ps;
+    action.begin(meter, prices);
 }
 
 // Advance a clock by `ps` picoseconds, carrying the sub-nanosecond rest so nothing is lost to rounding.
 void engine::impl::charge(int cpu, std::uint64_t ps)
 {
-    cpu_state& s = st[static_cast<std::size_t>(cpu)];
+    cpu_state& s = st[cpu];
     const std::uint64_t total = s.rem_ps + ps;
-    clock[static_cast<std::size_t>(cpu)] += total / 1000;
+    clock[cpu] += total / 1000;
     s.rem_ps = static_cast<std::uint32_t>(total % 1000);
 }
 
 void engine::impl::end_action(int cpu, std::uint64_t fixed_ns)
 {
-    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
-    std::uint64_t ps = fixed_ns * 1000;
-    for (auto& p : pending_ps) {
-        ps += p; // a lock still held at the end of an action would be a bug in the core; charge it anyway
-        p = 0;
-    }
-    depth = 0;
-    charge(cpu, ps);
-}
-
-vlock& engine::impl::lock_of(const mm::lock_id& id)
-{
-    const auto slot = static_cast<std::size_t>(zone_slot(id.node, id.zone));
-    if (id.kind == mm::lock_kind::zone_lock) return zone_vlocks[slot];
-    return pcp_vlocks[slot * st.size() + static_cast<std::size_t>(id.cpu)];
+    action.sync(meter, prices);
+    charge(cpu, fixed_ns * 1000 + action.take_all());
 }
 
 std::uint64_t engine::impl::handover_ns(int from, int to, int home_socket) const
 {
     if (from < 0 || from == to) return 0;
-    const cpu_state& a = st[static_cast<std::size_t>(from)];
-    const cpu_state& b = st[static_cast<std::size_t>(to)];
+    const cpu_state& a = st[from];
+    const cpu_state& b = st[to];
     // cost_model's handover_ns by topology: SMT sibling, same socket, and which side of the transfer sits on
     // the socket the lock word is homed on (cost-model-sources.md §1: the home-node effect).
     return prices.handover[a.core == b.core][a.socket == b.socket][a.socket == home_socket][b.socket == home_socket];
@@ -82,15 +56,15 @@ std::uint64_t engine::impl::handover_ns(int from, int to, int home_socket) const
 
 void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
 {
-    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
-    vlock& l = lock_of(id);
-    vtime_ns& clk = clock[static_cast<std::size_t>(acting)];
+    action.sync(meter, prices);
+    vlock& l = locks.of(id);
+    vtime_ns& clk = clock[acting];
     const vtime_ns t = clk;
     const std::uint64_t line = handover_ns(l.last_holder, cpu, l.home_socket);
     if (l.free_at > t) {
         l.grant = l.free_at + line;
         l.acquire_ns = prices.lock_ns;
-        cpu_m[static_cast<std::size_t>(acting)].spin_ns += l.grant - t;
+        cpu_m[acting].spin_ns += l.grant - t;
     } else {
         l.grant = t;
         l.acquire_ns = prices.lock_ns + line;
@@ -101,20 +75,20 @@ void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
     else
         l.last_request = t;
     clk = l.grant;
-    if (depth + 1 < static_cast<int>(pending_ps.size())) ++depth;
+    action.enter_lock();
 
     if (id.kind == mm::lock_kind::zone_lock) {
-        if (caller == mm::lock_caller::rmqueue_bulk) act_refill = true;
-        if (caller == mm::lock_caller::rmqueue_buddy) act_zone_direct = true;
-        if (caller == mm::lock_caller::free_pcppages_bulk) act_flush = true;
+        if (caller == mm::lock_caller::rmqueue_bulk) action.refill = true;
+        if (caller == mm::lock_caller::rmqueue_buddy) action.zone_direct = true;
+        if (caller == mm::lock_caller::free_pcppages_bulk) action.flush = true;
     }
 }
 
 // pcp_spin_trylock (v6.0+): fails while another CPU (a remote drain) holds the pageset at this instant.
 bool engine::impl::trylock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
 {
-    vlock& l = lock_of(id);
-    if (l.free_at > clock[static_cast<std::size_t>(acting)]) {
+    vlock& l = locks.of(id);
+    if (l.free_at > clock[acting]) {
         ++l.metrics->trylock_failures;
         return false;
     }
@@ -124,12 +98,10 @@ bool engine::impl::trylock(const mm::lock_id& id, int cpu, mm::lock_caller calle
 
 void engine::impl::unlock(const mm::lock_id& id, int cpu, mm::lock_caller caller, const mm::mm_work& inside)
 {
-    pending_ps[static_cast<std::size_t>(depth)] += sync_ps();
-    vlock& l = lock_of(id);
-    charge(acting, pending_ps[static_cast<std::size_t>(depth)] + l.acquire_ns * 1000);
-    pending_ps[static_cast<std::size_t>(depth)] = 0;
-    if (depth > 0) --depth;
-    const vtime_ns end = clock[static_cast<std::size_t>(acting)];
+    action.sync(meter, prices);
+    vlock& l = locks.of(id);
+    charge(acting, action.leave_lock() + l.acquire_ns * 1000);
+    const vtime_ns end = clock[acting];
     record_hold(l, id, cpu, caller, end, inside.pages_to_buddy + inside.pages_from_buddy);
     l.free_at = end;
     l.last_holder = cpu;
@@ -185,10 +157,7 @@ void engine::impl::record_hold(
         r.pages = static_cast<std::uint32_t>(std::min(pages, u32));
         r.owner = static_cast<std::int16_t>(id.kind == mm::lock_kind::pcp_lock ? id.cpu : -1);
         if (!cfg.keep_plain_pcp_holds && plain_pcp_hold(r)) return;
-        if (holds.size() < cfg.max_holds)
-            holds.push_back(r);
-        else
-            holds_dropped += 1;
+        log.push_hold(r);
     }
 }
 

@@ -22,29 +22,29 @@ constexpr vtime_ns RECLAIM_BACKOFF_NS = NS_PER_SEC / 10;
 // expiry drain of remote zones' pages. The changes it made to this CPU's pagesets become events.
 void engine::impl::run_tick(int cpu)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    const vtime_ns t0 = clock[ucpu];
+    const vtime_ns t0 = clock[cpu];
+    auto& tick_scratch = periodic.tick_scratch;
     tick_scratch.clear();
     m->for_each_populated_zone([&](mm::zone& z) {
-        const mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
+        const mm::per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
         tick_scratch.emplace_back(pcp.high, pcp.count);
     });
 
     begin_action(cpu);
-    mm::refresh_cpu_vm_stats(ctxs[ucpu], true);
+    mm::refresh_cpu_vm_stats(ctxs[cpu], true);
     end_action(cpu, 0);
-    cpu_m[ucpu].sys_ns += clock[ucpu] - t0;
+    cpu_m[cpu].sys_ns += clock[cpu] - t0;
 
     std::size_t i = 0;
     m->for_each_populated_zone([&](mm::zone& z) {
         const auto [high_before, count_before] = tick_scratch[i++];
-        const mm::per_cpu_pages& pcp = z.per_cpu_pageset[ucpu];
+        const mm::per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
         if (pcp.high != high_before) {
             note_high_change(cpu, z, high_before, pcp.high, HIGH_DECAY);
-        } else if (pcp.count < count_before && z.node != st[ucpu].node) {
-            cpu_m[ucpu].drains += 1;
+        } else if (pcp.count < count_before && z.node != st[cpu].node) {
+            cpu_m[cpu].drains += 1;
             sim_event e;
-            e.t = clock[ucpu];
+            e.t = clock[cpu];
             e.kind = event_kind::drain;
             e.cpu = cpu;
             e.node = z.node;
@@ -62,7 +62,7 @@ void engine::impl::run_tick(int cpu)
 void engine::impl::check_watermark(mm::zone& z)
 {
     if (z.nr_free_pages >= static_cast<long>(z.low_wmark_pages())) return;
-    if (zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))].active) return;
+    if (periodic.reclaim[z].active) return;
     start_reclaim(z, "below low watermark");
 }
 
@@ -70,8 +70,8 @@ void engine::impl::check_watermark(mm::zone& z)
 // is the same): the node's reclaimer starts on its first CPU, cutting short an idle or compute period.
 void engine::impl::start_reclaim(mm::zone& z, const char* why)
 {
-    zone_reclaim& r = zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))];
-    const vtime_ns t = clock[static_cast<std::size_t>(acting)];
+    zone_reclaim& r = periodic.reclaim[z];
+    const vtime_ns t = clock[acting];
     if (r.active || t < r.backoff_until) return;
     r.active = true;
     r.freed = 0;
@@ -86,19 +86,19 @@ void engine::impl::start_reclaim(mm::zone& z, const char* why)
     e.field = event_field::pages;
     e.text = why;
     push_event(std::move(e));
-    const int rc = reclaimer_cpu[static_cast<std::size_t>(z.node)];
-    st[static_cast<std::size_t>(rc)].reclaim_nodes |= 1U << z.node;
+    const int rc = periodic.reclaimer_cpu[static_cast<std::size_t>(z.node)];
+    st[rc].reclaim_nodes |= 1U << z.node;
     wake(rc);
 }
 
 // clear_reclaim_active: the zone is balanced again, or the reclaimer gives up (then it naps).
 void engine::impl::stop_reclaim(mm::zone& z, const char* why, bool balanced)
 {
-    zone_reclaim& r = zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))];
+    zone_reclaim& r = periodic.reclaim[z];
     if (!r.active) return;
     r.active = false;
     z.flags &= ~mm::ZONE_RECLAIM_ACTIVE;
-    const vtime_ns t = clock[static_cast<std::size_t>(acting)];
+    const vtime_ns t = clock[acting];
     if (!balanced) r.backoff_until = t + RECLAIM_BACKOFF_NS;
     sim_event e;
     e.t = t;
@@ -116,11 +116,10 @@ void engine::impl::stop_reclaim(mm::zone& z, const char* why, bool balanced)
 // this CPU (so through its pagesets), charged to its clock as system time.
 void engine::impl::run_reclaim_step(int cpu)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    cpu_state& s = st[ucpu];
+    cpu_state& s = st[cpu];
     const int nid = __builtin_ctz(s.reclaim_nodes);
-    mm::pglist_data& pg = *m->nodes[static_cast<std::size_t>(nid)];
-    auto active = [&](const mm::zone& z) { return zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))].active; };
+    mm::pglist_data& pg = m->node_data(nid);
+    auto active = [&](const mm::zone& z) { return periodic.reclaim[z].active; };
     bool any = false;
     for (auto& z : pg.node_zones) any = any || active(*z);
     if (!any) {
@@ -128,16 +127,16 @@ void engine::impl::run_reclaim_step(int cpu)
         return;
     }
 
-    const vtime_ns t0 = clock[ucpu];
+    const vtime_ns t0 = clock[cpu];
     begin_action(cpu);
     const std::size_t blocks = reclaim_blocks(cpu, mm::SWAP_CLUSTER_MAX);
     end_action(cpu, prices.call_ns * std::max<std::size_t>(blocks, 1));
-    cpu_m[ucpu].sys_ns += clock[ucpu] - t0;
+    cpu_m[cpu].sys_ns += clock[cpu] - t0;
 
     for (auto& zp : pg.node_zones) {
         mm::zone& z = *zp;
         if (!active(z)) continue;
-        const zone_reclaim& r = zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))];
+        const zone_reclaim& r = periodic.reclaim[z];
         if (z.nr_free_pages > static_cast<long>(z.high_wmark_pages()))
             stop_reclaim(z, "above high watermark", true);
         else if (blocks == 0)
@@ -156,32 +155,31 @@ void engine::impl::run_reclaim_step(int cpu)
 void engine::impl::wake(int cpu)
 {
     if (cpu == acting) return;
-    cut_period(cpu, clock[static_cast<std::size_t>(acting)]);
+    cut_period(cpu, clock[acting]);
 }
 
 bool engine::impl::cut_period(int cpu, vtime_ns at)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    cpu_state& s = st[ucpu];
+    cpu_state& s = st[cpu];
     if (s.chunk_kind == cpu_activity::ready) return false;
     at = std::max(at, s.chunk_start);
-    if (clock[ucpu] <= at) return false;
-    const vtime_ns back = clock[ucpu] - at;
+    if (clock[cpu] <= at) return false;
+    const vtime_ns back = clock[cpu] - at;
     if (s.activity == cpu_activity::ready) s.activity = s.chunk_kind; // the period had just ended
     s.cont_left += back;
     if (s.chunk_kind == cpu_activity::compute)
-        cpu_m[ucpu].user_ns -= back;
+        cpu_m[cpu].user_ns -= back;
     else
-        cpu_m[ucpu].idle_ns -= back;
-    clock[ucpu] = at;
+        cpu_m[cpu].idle_ns -= back;
+    clock[cpu] = at;
     requeue(cpu);
     return true;
 }
 
 void engine::impl::end_at(vtime_ns t)
 {
-    for (int cpu = 0; cpu < static_cast<int>(st.size()); ++cpu)
-        if (st[static_cast<std::size_t>(cpu)].chunk_start <= t) cut_period(cpu, t);
+    for (int cpu = 0; cpu < st.nr_cpus(); ++cpu)
+        if (st[cpu].chunk_start <= t) cut_period(cpu, t);
 }
 
 // Blocks the workload gives up, freed on `cpu` (through its pagesets) with their zone->lock holds
@@ -193,9 +191,9 @@ std::size_t engine::impl::reclaim_blocks(int cpu, std::size_t nr)
     unsigned long pages = 0;
     for (const auto& [pfn, order] : blocks) {
         mm::zone& z = m->page_zone(m->pfn_to_page(pfn));
-        mm::free_pages(ctxs[static_cast<std::size_t>(cpu)], pfn, order);
+        mm::free_pages(ctxs[cpu], pfn, order);
         pages += 1UL << order;
-        zone_reclaim& r = zrec[static_cast<std::size_t>(zone_slot(z.node, z.idx))];
+        zone_reclaim& r = periodic.reclaim[z];
         if (r.active) r.freed += 1UL << order;
     }
     reclaim_caller = false;
@@ -211,8 +209,7 @@ std::size_t engine::impl::reclaim_blocks(int cpu, std::size_t nr)
 // Returns the page, or NO_PFN; `calls` gets the allocator calls made beyond the first (for their cost).
 mm::pfn_t engine::impl::alloc_slowpath(int cpu, const mm::alloc_request& req, std::size_t& calls)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    mm::pglist_data& pg = *m->nodes[static_cast<std::size_t>(st[ucpu].node)];
+    mm::pglist_data& pg = m->node_data(st[cpu].node);
     for (unsigned t = 0; t <= req.highest_zoneidx && t < mm::MAX_NR_ZONES; ++t) {
         mm::zone& z = pg.z(static_cast<mm::zone_type>(t));
         if (z.populated() && z.nr_free_pages < static_cast<long>(z.high_wmark_pages()))
@@ -220,32 +217,32 @@ mm::pfn_t engine::impl::alloc_slowpath(int cpu, const mm::alloc_request& req, st
     }
 
     calls += reclaim_blocks(cpu, mm::SWAP_CLUSTER_MAX) + 1;
-    mm::pfn_t pfn = mm::alloc_pages(ctxs[ucpu], req);
+    mm::pfn_t pfn = mm::alloc_pages(ctxs[cpu], req);
     if (pfn != mm::NO_PFN) return pfn;
 
-    if (clock[ucpu] < drain_busy_until) return mm::NO_PFN;
+    if (clock[cpu] < periodic.drain_busy_until) return mm::NO_PFN;
     // Pages on each CPU's lists before and after, for the per-CPU drain counts and the event.
-    const auto n = static_cast<std::size_t>(m->nr_cpu_ids());
-    auto count_pcp = [&](std::vector<long>& per_cpu) {
-        per_cpu.assign(n, 0);
+    const int n = m->nr_cpu_ids();
+    auto count_pcp = [&](per_cpu<long>& pages) {
+        pages.assign(n, 0);
         long total = 0;
         m->for_each_populated_zone([&](mm::zone& z) {
-            for (std::size_t c = 0; c < n; ++c) per_cpu[c] += z.per_cpu_pageset[c].count;
+            for (int c = 0; c < n; ++c) pages[c] += z.per_cpu_pageset[c].count;
         });
-        for (long v : per_cpu) total += v;
+        for (long v : pages) total += v;
         return total;
     };
-    const long total_before = count_pcp(drain_before);
+    const long total_before = count_pcp(periodic.drain_before);
     if (total_before == 0) return mm::NO_PFN; // drain_all_pages would skip every CPU
 
-    const vtime_ns drain_start = clock[ucpu];
-    mm::drain_all_pages(ctxs[ucpu], nullptr);
+    const vtime_ns drain_start = clock[cpu];
+    mm::drain_all_pages(ctxs[cpu], nullptr);
     // The drain's work is charged when the action ends; its lock holds have already moved the clock.
-    drain_busy_until = std::max(clock[ucpu], drain_start + 1);
+    periodic.drain_busy_until = std::max(clock[cpu], drain_start + 1);
     tot.drain_all_calls += 1;
-    const long total_after = count_pcp(drain_after);
-    for (std::size_t c = 0; c < n; ++c)
-        if (drain_after[c] < drain_before[c]) cpu_m[c].drains += 1;
+    const long total_after = count_pcp(periodic.drain_after);
+    for (int c = 0; c < n; ++c)
+        if (periodic.drain_after[c] < periodic.drain_before[c]) cpu_m[c].drains += 1;
 
     sim_event e;
     e.t = drain_start;
@@ -258,7 +255,7 @@ mm::pfn_t engine::impl::alloc_slowpath(int cpu, const mm::alloc_request& req, st
     push_event(std::move(e));
 
     calls += 1;
-    return mm::alloc_pages(ctxs[ucpu], req);
+    return mm::alloc_pages(ctxs[cpu], req);
 }
 
 } // namespace pcplab::sim

@@ -18,72 +18,66 @@ namespace pcplab::sim
 
 void engine::impl::queue_work_on(mm::mm_ctx&, int cpu, const std::function<void(mm::mm_ctx&)>& fn)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
     if (cpu == acting) {
         // The item on the queuing CPU runs there when the caller sleeps in flush_work: part of its action.
-        fn(ctxs[ucpu]);
+        fn(ctxs[cpu]);
         return;
     }
-    assert(depth == 0 && "work is queued with no lock held");
+    assert(action.depth == 0 && "work is queued with no lock held");
     // The caller's work so far stays its own; the item is charged to `cpu` as an action of its own.
     const int caller = acting;
-    pending_ps[0] += sync_ps();
-    const auto saved_pending = pending_ps;
-    const std::uint64_t saved_from_buddy = action_from_buddy;
-    const bool saved_refill = act_refill, saved_direct = act_zone_direct, saved_flush = act_flush;
+    action.sync(meter, prices);
+    const action_charge callers_action = action;
 
-    const vtime_ns queued = clock[static_cast<std::size_t>(caller)];
+    const vtime_ns queued = clock[caller];
     cut_period(cpu, queued);
     // What is left of a cut period resumes after the item (cont_left); the time from here on is the item's,
     // so a later cut must not take it back as the period's.
-    st[ucpu].chunk_kind = cpu_activity::ready;
-    clock[ucpu] = std::max(clock[ucpu], queued);
-    const vtime_ns t0 = clock[ucpu];
+    st[cpu].chunk_kind = cpu_activity::ready;
+    clock[cpu] = std::max(clock[cpu], queued);
+    const vtime_ns t0 = clock[cpu];
     begin_action(cpu);
-    fn(ctxs[ucpu]);
+    fn(ctxs[cpu]);
     end_action(cpu, 0);
-    cpu_m[ucpu].sys_ns += clock[ucpu] - t0;
+    cpu_m[cpu].sys_ns += clock[cpu] - t0;
     requeue(cpu);
-    work_done_at = std::max(work_done_at, clock[ucpu]);
+    periodic.work_done_at = std::max(periodic.work_done_at, clock[cpu]);
     ++tot.remote_work_items;
 
+    // The caller's action goes on from here: the item's work is paid for.
     acting = caller;
-    mark_ps = prices.price_ps(meter);
-    pending_ps = saved_pending;
-    depth = 0;
-    action_from_buddy = saved_from_buddy;
-    act_refill = saved_refill;
-    act_zone_direct = saved_direct;
-    act_flush = saved_flush;
+    action = callers_action;
+    action.mark_ps = prices.price_ps(meter);
 }
 
 void engine::impl::flush_work(mm::mm_ctx&)
 {
-    vtime_ns& clk = clock[static_cast<std::size_t>(acting)];
-    clk = std::max(clk, work_done_at);
-    work_done_at = 0;
+    vtime_ns& clk = clock[acting];
+    clk = std::max(clk, periodic.work_done_at);
+    periodic.work_done_at = 0;
 }
 
 // Whether CPU 0's forced drain is due at `t` (once the workload runs); moves the schedule on when it is.
 bool engine::impl::forced_drain_due(int cpu, vtime_ns t)
 {
-    if (cfg.forced_drain_hz <= 0 || cpu != 0 || t < times.workload_start_ns) return false;
+    const vtime_ns start = boot_st.times.workload_start_ns;
+    if (cfg.forced_drain_hz <= 0 || cpu != 0 || t < start) return false;
     const auto period = std::max<vtime_ns>(static_cast<vtime_ns>(NS_PER_SEC / cfg.forced_drain_hz), 1);
-    if (next_forced_drain == 0) next_forced_drain = times.workload_start_ns + period;
-    if (t < next_forced_drain) return false;
-    next_forced_drain += period;
+    vtime_ns& next = periodic.next_forced_drain;
+    if (next == 0) next = start + period;
+    if (t < next) return false;
+    next += period;
     return true;
 }
 
 // CPU 0's forced __drain_all_pages(NULL, true) (engine_config::forced_drain_hz), charged as system time.
 void engine::impl::run_forced_drain(int cpu)
 {
-    const auto ucpu = static_cast<std::size_t>(cpu);
-    const vtime_ns t0 = clock[ucpu];
+    const vtime_ns t0 = clock[cpu];
     begin_action(cpu);
-    mm::__drain_all_pages(ctxs[ucpu], nullptr, true);
+    mm::__drain_all_pages(ctxs[cpu], nullptr, true);
     end_action(cpu, prices.call_ns);
-    cpu_m[ucpu].sys_ns += clock[ucpu] - t0;
+    cpu_m[cpu].sys_ns += clock[cpu] - t0;
 }
 
 } // namespace pcplab::sim

@@ -257,7 +257,7 @@ round_trip compare_with_capture(const procfs::zoneinfo_doc& doc, const procfs::c
         }
         const auto zc = std::find_if(rep.zones.begin(), rep.zones.end(),
             [&](const procfs::zone_check& c) { return c.node == z.node && c.zone == z.name; });
-        const mm::per_cpu_pages& pcp = bz.per_cpu_pageset.front();
+        const mm::per_cpu_pages& pcp = bz.per_cpu_pageset[0];
         compare("batch", first->batch, pcp.batch);
         if (stale_wmarks && high_follows_low) {
             rt.not_modelled.push_back(where + "high " + std::to_string(first->high_min.value_or(first->high))

@@ -122,7 +122,7 @@ run_summary summarize_run(engine& e)
         z.node = l.node;
         z.zone = l.zone;
         z.name = mm::zone_name(static_cast<unsigned>(l.zone));
-        fill_limits(z, m.nodes[static_cast<std::size_t>(l.node)]->z(static_cast<mm::zone_type>(l.zone)), autotune);
+        fill_limits(z, m.node_data(l.node).z(static_cast<mm::zone_type>(l.zone)), autotune);
         fill_lock(z, l, e.workload_start(), e.workload_start() + elapsed);
         s.zones.push_back(std::move(z));
     }

@@ -110,8 +110,8 @@ void copy_memory_state(snapshot& s, const mm::machine& m)
         count_free_blocks(zs, z);
         for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
             pcp_sample ps;
-            if (static_cast<std::size_t>(cpu) < z.per_cpu_pageset.size()) {
-                const auto& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+            if (cpu < z.per_cpu_pageset.nr_cpus()) {
+                const auto& pcp = z.per_cpu_pageset[cpu];
                 ps = {pcp.count, pcp.high, pcp.batch};
             }
             zs.pcp_pages += ps.count;

@@ -20,7 +20,8 @@ TEST_CASE("A/B runs two machines in lockstep that differ only in B's switches", 
     main_window& w = *rw.w;
     w.machine()->set_ab(true);
     REQUIRE(w.source()->is_ab());
-    CHECK(w.controls()->switches()->box(1, mm::patch::pcp_update_after_deferred_init)->isVisible());
+    CHECK(
+        w.controls()->switches()->box(sim::command_target::b, mm::patch::pcp_update_after_deferred_init)->isVisible());
     REQUIRE(test::wait_until([&] {
         auto a = test::shown_a(w), b = test::shown_b(w);
         return a && b && a->state == sim::run_state::running && b->state == sim::run_state::running
@@ -52,7 +53,7 @@ TEST_CASE("A/B runs two machines in lockstep that differ only in B's switches", 
     // B's column acts on B alone.
     const auto p3 = mm::patch::batched_bulk_free;
     const bool a3 = test::shown_a(w)->patches[p3];
-    w.controls()->switches()->box(1, p3)->click();
+    w.controls()->switches()->box(sim::command_target::b, p3)->click();
     REQUIRE(test::wait_until([&] { return test::shown_b(w)->patches[p3] == !a3; }));
     CHECK(test::shown_a(w)->patches[p3] == a3);
 

@@ -40,7 +40,7 @@ TEST_CASE("during a replay the controls show the recording's setup, read-only, t
         CHECK(c->preset_box()->currentData().toString() == QString::fromStdString(tiny));
         CHECK(c->workload_box()->currentData().toString() == QStringLiteral("page-fault1"));
         CHECK(c->seed_box()->value() == 7);
-        CHECK(c->switches()->state(0, mm::patch::pcp_high_autotune)); // the v6.7 default
+        CHECK(c->switches()->state(sim::command_target::a, mm::patch::pcp_high_autotune)); // the v6.7 default
         CHECK(c->preset_box()->isEnabled());
         CHECK(c->switches()->isEnabled());
         CHECK_FALSE(c->replay());
@@ -55,12 +55,12 @@ TEST_CASE("during a replay the controls show the recording's setup, read-only, t
     CHECK(c->seed_box()->value() == 1);
     CHECK_FALSE(c->ab_box()->isChecked());
     // The recorded switches: v5.4 has seed 000's fix and no auto-tuning.
-    CHECK(c->switches()->state(0, mm::patch::pcp_update_after_deferred_init));
-    CHECK_FALSE(c->switches()->state(0, mm::patch::pcp_high_autotune));
+    CHECK(c->switches()->state(sim::command_target::a, mm::patch::pcp_update_after_deferred_init));
+    CHECK_FALSE(c->switches()->state(sim::command_target::a, mm::patch::pcp_high_autotune));
     // Still so once the recorded snapshots are on screen (they move the switch boxes as they were).
     REQUIRE(test::wait_until([&] { return test::shown_a(w) && test::shown_a(w)->preset == "classroom"; }));
     QCoreApplication::processEvents();
-    CHECK_FALSE(c->switches()->state(0, mm::patch::pcp_high_autotune));
+    CHECK_FALSE(c->switches()->state(sim::command_target::a, mm::patch::pcp_high_autotune));
     CHECK(c->preset_box()->currentData().toString() == QStringLiteral("classroom"));
     // Nothing that would change how the recording was made can be used; run control acts on the replay.
     CHECK_FALSE(c->preset_box()->isEnabled());

@@ -40,7 +40,8 @@ TEST_CASE("story 004 boots the seed's machine in A/B, pauses on the deferred-ini
     // Only the seed's switch differs between A and B.
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         const auto p = static_cast<mm::patch>(i);
-        const bool differs = w.controls()->switches()->state(0, p) != w.controls()->switches()->state(1, p);
+        const bool differs = w.controls()->switches()->state(sim::command_target::a, p)
+            != w.controls()->switches()->state(sim::command_target::b, p);
         CHECK(differs == (p == mm::patch::parallel_deferred_init));
     }
     REQUIRE(test::wait_until([&] { return at_checkpoint(w, 0); }, 120000));

@@ -32,25 +32,26 @@ TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the re
     main_window& w = *rw.w;
     switch_table* t = w.controls()->switches();
     // 4 CPUs per node on v5.4: one init thread with the switch on as without it.
-    QCheckBox* pdi = t->box(0, mm::patch::parallel_deferred_init);
+    QCheckBox* pdi = t->box(sim::command_target::a, mm::patch::parallel_deferred_init);
     CHECK_FALSE(pdi->isEnabled());
     CHECK_THAT(pdi->toolTip().toStdString(), Catch::Contains("4 CPUs per node"));
     QLabel* note = note_of(w, mm::patch::parallel_deferred_init);
     REQUIRE(note);
     CHECK_THAT(note->text().toStdString(), Catch::Contains("Cannot act here"));
     // Auto-tuning cannot be turned on before v5.14.
-    CHECK_FALSE(t->box(0, mm::patch::pcp_high_autotune)->isEnabled());
+    CHECK_FALSE(t->box(sim::command_target::a, mm::patch::pcp_high_autotune)->isEnabled());
     // The free_high threshold has nothing to change before v6.7's free_count.
-    QCheckBox* fh = t->box(0, mm::patch::free_high_batch_plus_high_min);
+    QCheckBox* fh = t->box(sim::command_target::a, mm::patch::free_high_batch_plus_high_min);
     CHECK_FALSE(fh->isEnabled());
     CHECK_THAT(fh->toolTip().toStdString(), Catch::Contains("v6.7"));
     // The bulk-free switches act at once.
-    CHECK(t->box(0, mm::patch::bulk_free_pick_outside_lock)->isEnabled());
-    CHECK(t->box(0, mm::patch::batched_bulk_free)->isEnabled());
+    CHECK(t->box(sim::command_target::a, mm::patch::bulk_free_pick_outside_lock)->isEnabled());
+    CHECK(t->box(sim::command_target::a, mm::patch::batched_bulk_free)->isEnabled());
     // Seed 000's fix is on (v5.4) and init is over: turning it off shows only after a reboot, which is offered.
-    QCheckBox* fix = t->box(0, mm::patch::pcp_update_after_deferred_init);
+    QCheckBox* fix = t->box(sim::command_target::a, mm::patch::pcp_update_after_deferred_init);
     CHECK(fix->isEnabled());
-    CHECK(t->reach(0, mm::patch::pcp_update_after_deferred_init).when == sim::switch_reach::next_boot);
+    CHECK(t->reach(sim::command_target::a, mm::patch::pcp_update_after_deferred_init).when
+        == sim::switch_reach::next_boot);
     QLabel* fix_note = note_of(w, mm::patch::pcp_update_after_deferred_init);
     REQUIRE(fix_note);
     CHECK_THAT(fix_note->text().toStdString(), Catch::Contains("href=\"reboot\""));
@@ -71,9 +72,9 @@ TEST_CASE("on v6.12 the free_high threshold switch is off, acts at once, and its
     main_window& w = *rw.w;
     switch_table* t = w.controls()->switches();
     const auto p = mm::patch::free_high_batch_plus_high_min;
-    CHECK_FALSE(t->state(0, p)); // merged in v6.16
-    CHECK(t->box(0, p)->isEnabled());
-    CHECK(t->reach(0, p).when == sim::switch_reach::now);
+    CHECK_FALSE(t->state(sim::command_target::a, p)); // merged in v6.16
+    CHECK(t->box(sim::command_target::a, p)->isEnabled());
+    CHECK(t->reach(sim::command_target::a, p).when == sim::switch_reach::now);
     QLabel* note = note_of(w, p);
     REQUIRE(note);
     CHECK_THAT(note->text().toStdString(), Catch::Contains("batch + high_min/2"));
@@ -93,15 +94,16 @@ TEST_CASE("on v6.7 seed 000's switch is greyed, and A/B starts with a switch tha
     REQUIRE(rw.started);
     main_window& w = *rw.w;
     switch_table* t = w.controls()->switches();
-    CHECK_FALSE(t->box(0, mm::patch::pcp_update_after_deferred_init)->isEnabled());
-    CHECK_THAT(t->box(0, mm::patch::pcp_update_after_deferred_init)->toolTip().toStdString(), Catch::Contains("v5.14"));
+    CHECK_FALSE(t->box(sim::command_target::a, mm::patch::pcp_update_after_deferred_init)->isEnabled());
+    CHECK_THAT(t->box(sim::command_target::a, mm::patch::pcp_update_after_deferred_init)->toolTip().toStdString(),
+        Catch::Contains("v5.14"));
     w.machine()->set_ab(true);
     int differ = 0;
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         const auto p = static_cast<mm::patch>(i);
-        if (t->state(0, p) == t->state(1, p)) continue;
+        if (t->state(sim::command_target::a, p) == t->state(sim::command_target::b, p)) continue;
         ++differ;
-        CHECK(t->box(1, p)->isEnabled());
+        CHECK(t->box(sim::command_target::b, p)->isEnabled());
     }
     CHECK(differ == 1);
 }
@@ -134,9 +136,9 @@ TEST_CASE("the remote-drain switch is on and acts at once on v6.6 with its lesso
         REQUIRE(rw.started);
         main_window& w = *rw.w;
         switch_table* t = w.controls()->switches();
-        CHECK(t->state(0, p)); // merged in v6.0; v6.6 is the first modelled era with pcp->lock
-        CHECK(t->box(0, p)->isEnabled());
-        CHECK(t->reach(0, p).when == sim::switch_reach::now);
+        CHECK(t->state(sim::command_target::a, p)); // merged in v6.0; v6.6 is the first modelled era with pcp->lock
+        CHECK(t->box(sim::command_target::a, p)->isEnabled());
+        CHECK(t->reach(sim::command_target::a, p).when == sim::switch_reach::now);
         QLabel* note = note_of(w, p);
         REQUIRE(note);
         CHECK_THAT(note->text().toStdString(), Catch::Contains("pcp-&gt;lock") /* rich text, escaped */);
@@ -150,7 +152,7 @@ TEST_CASE("the remote-drain switch is on and acts at once on v6.6 with its lesso
     }
     test::running_window rw; // the classroom machine, v5.4: no pcp->lock to take
     REQUIRE(rw.started);
-    QCheckBox* b = rw.w->controls()->switches()->box(0, p);
+    QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
     CHECK_FALSE(b->isChecked());
     CHECK_FALSE(b->isEnabled());
     CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.0"));
@@ -164,8 +166,8 @@ TEST_CASE("on v6.18 the fallback-mode switch is on and links its lesson, on v6.1
         test::running_window rw([](window_options& o) { o.era = "v6.18"; });
         REQUIRE(rw.started);
         switch_table* t = rw.w->controls()->switches();
-        CHECK(t->state(0, p));
-        CHECK(t->box(0, p)->isEnabled());
+        CHECK(t->state(sim::command_target::a, p));
+        CHECK(t->box(sim::command_target::a, p)->isEnabled());
         bool linked = false;
         for (QLabel* l : t->findChildren<QLabel*>())
             if (l->toolTip().contains(QStringLiteral("lessons/11-rmqueue-bulk-fallback-mode.md"))) linked = true;
@@ -173,7 +175,7 @@ TEST_CASE("on v6.18 the fallback-mode switch is on and links its lesson, on v6.1
     }
     test::running_window rw([](window_options& o) { o.era = "v6.13"; });
     REQUIRE(rw.started);
-    QCheckBox* b = rw.w->controls()->switches()->box(0, p);
+    QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
     CHECK_FALSE(b->isChecked());
     CHECK_FALSE(b->isEnabled());
     CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.15"));

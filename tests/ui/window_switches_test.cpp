@@ -38,7 +38,7 @@ TEST_CASE("each switch's check box flips that switch on the running engine", "[u
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         const auto p = static_cast<mm::patch>(i);
         INFO("switch " << mm::patch_name(p));
-        QCheckBox* b = w.controls()->switches()->box(0, p);
+        QCheckBox* b = w.controls()->switches()->box(sim::command_target::a, p);
         REQUIRE(b->isVisible());
         const bool before = test::shown_a(w)->patches[p];
         CHECK(b->isChecked() == before);
@@ -56,7 +56,8 @@ TEST_CASE("each switch's check box flips that switch on the running engine", "[u
         // Only that switch moved.
         for (unsigned j = 0; j < mm::NR_PATCHES; ++j)
             if (j != i)
-                CHECK(test::shown_a(w)->patches.on[j] == w.controls()->switches()->state(0, static_cast<mm::patch>(j)));
+                CHECK(test::shown_a(w)->patches.on[j]
+                    == w.controls()->switches()->state(sim::command_target::a, static_cast<mm::patch>(j)));
         b->click();
         REQUIRE(test::wait_until([&] { return engine_has(w, p, before); }));
         CHECK(w.setup().sw_a[i] == before);
@@ -74,15 +75,15 @@ TEST_CASE("the number keys flip the switches in table order", "[ui][window][swit
         QAction* a = action_for_key(w, QKeySequence(Qt::Key_0 + static_cast<int>(i)));
         REQUIRE(a != nullptr);
         const bool before = test::shown_a(w)->patches[p];
-        const bool greyed = !w.controls()->switches()->box(0, p)->isEnabled();
+        const bool greyed = !w.controls()->switches()->box(sim::command_target::a, p)->isEnabled();
         a->trigger();
         if (greyed) { // left alone, and the status bar says why
-            CHECK(w.controls()->switches()->state(0, p) == before);
+            CHECK(w.controls()->switches()->state(sim::command_target::a, p) == before);
             CHECK(w.last_message().startsWith(QStringLiteral("Not flipped")));
             continue;
         }
         REQUIRE(test::wait_until([&] { return engine_has(w, p, !before); }));
-        CHECK(w.controls()->switches()->state(0, p) == !before);
+        CHECK(w.controls()->switches()->state(sim::command_target::a, p) == !before);
     }
     // Space pauses: the run-control keys are wired too.
     QAction* space = action_for_key(w, QKeySequence(Qt::Key_Space));
@@ -98,7 +99,7 @@ TEST_CASE("a switch flipped live survives a reboot with a new seed", "[ui][windo
     main_window& w = *rw.w;
     const auto p = mm::patch::batched_bulk_free;
     const bool before = test::shown_a(w)->patches[p];
-    w.controls()->switches()->box(0, p)->click();
+    w.controls()->switches()->box(sim::command_target::a, p)->click();
     REQUIRE(test::wait_until([&] { return engine_has(w, p, !before); }));
     const auto gen = test::shown_a(w)->run.generation;
     w.machine()->choose_seed(7);
@@ -107,7 +108,7 @@ TEST_CASE("a switch flipped live survives a reboot with a new seed", "[ui][windo
         return a->run.generation > gen && a->seed == 7 && a->state == sim::run_state::running;
     }));
     CHECK(test::shown_a(w)->patches[p] == !before);
-    CHECK(w.controls()->switches()->state(0, p) == !before);
+    CHECK(w.controls()->switches()->state(sim::command_target::a, p) == !before);
 }
 
 TEST_CASE("choosing seed 000's era without the fix shows the switch off and the small batch", "[ui][window][switches]")
@@ -121,13 +122,13 @@ TEST_CASE("choosing seed 000's era without the fix shows the switch off and the 
         auto a = test::shown_a(w);
         return a->era.str() == "v5.4" && !a->patches[p] && a->state == sim::run_state::running;
     }));
-    CHECK_FALSE(w.controls()->switches()->state(0, p));
+    CHECK_FALSE(w.controls()->switches()->state(sim::command_target::a, p));
     // Without the fix each Normal zone keeps the batch computed from its first section (classroom: 7).
     auto a = test::shown_a(w);
     for (const auto& z : a->zones)
         if (z.zone == mm::ZONE_NORMAL) CHECK(z.batch == 7);
     // Turning it on live runs zone_pcp_update now: batch 63.
-    w.controls()->switches()->box(0, p)->click();
+    w.controls()->switches()->box(sim::command_target::a, p)->click();
     REQUIRE(test::wait_until([&] {
         for (const auto& z : test::shown_a(w)->zones)
             if (z.zone == mm::ZONE_NORMAL && z.batch != 63) return false;

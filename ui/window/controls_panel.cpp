@@ -266,8 +266,8 @@ void controls_panel::show_setup(const run_setup& s, const resolved_setup& r)
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i)
         if (s.sw_a[i] && *s.sw_a[i] != r.machine.patches.on[i]) origin[i] = sim::switch_origin::user;
     m_switches->set_origins(origin);
-    m_switches->set_states(0, r.a.patches);
-    if (r.b) m_switches->set_states(1, r.b->patches);
+    m_switches->set_states(sim::command_target::a, r.a.patches);
+    if (r.b) m_switches->set_states(sim::command_target::b, r.b->patches);
 }
 
 void controls_panel::show_snapshot(const sim::snapshot& a, const sim::snapshot* b, bool sync_switches)
@@ -282,8 +282,8 @@ void controls_panel::show_snapshot(const sim::snapshot& a, const sim::snapshot* 
     m_state->setToolTip(st);
     m_switches->set_booted(a.state != sim::run_state::booting);
     if (sync_switches) {
-        m_switches->sync_from(0, a.patches);
-        if (b) m_switches->sync_from(1, b->patches);
+        m_switches->sync_from(sim::command_target::a, a.patches);
+        if (b) m_switches->sync_from(sim::command_target::b, b->patches);
     }
 }
 

@@ -9,6 +9,7 @@
 #include <QLabel>
 
 #include <algorithm>
+#include <cassert>
 
 namespace pcplab::ui
 {
@@ -136,7 +137,18 @@ mm::patch_set switch_table::states(int side) const
     return ps;
 }
 
-sim::flip_reach switch_table::reach(int side, mm::patch p) const
+int switch_table::side_of(sim::command_target column)
+{
+    assert(column != sim::command_target::both);
+    return column == sim::command_target::b ? 1 : 0;
+}
+
+sim::flip_reach switch_table::reach(sim::command_target column, mm::patch p) const
+{
+    return reach_at(side_of(column), p);
+}
+
+sim::flip_reach switch_table::reach_at(int side, mm::patch p) const
 {
     return sim::reach_of_flip(m_spec, m_era, states(side), p, m_booted);
 }
@@ -156,14 +168,15 @@ void switch_table::update_notes()
         const QString name = qs(mm::patch_name(p));
         const QString summary = qs(mm::patch_summary(p));
         QString origin = qs(sim::switch_origin_name(m_origin[i]));
-        if (m_ab && state(0, p) != state(1, p)) origin += tr("; <b>B differs</b>");
+        if (m_ab && state(sim::command_target::a, p) != state(sim::command_target::b, p))
+            origin += tr("; <b>B differs</b>");
         m_name[i]->setText(
             QStringLiteral("<b>%1</b> %2 <small>(%3)</small>").arg(scenario_id(i), name.toHtmlEscaped(), origin));
         sim::flip_reach shown;
         for (int side = 0; side < (m_ab ? 2 : 1); ++side) {
-            sim::flip_reach r = reach(side, p);
+            sim::flip_reach r = reach_at(side, p);
             // In A/B a limit that only one side has is that side's.
-            if (m_ab && r.when != sim::switch_reach::now && reach(1 - side, p).when != r.when)
+            if (m_ab && r.when != sim::switch_reach::now && reach_at(1 - side, p).when != r.when)
                 r.why = (side == 0 ? "A: " : "B: ") + r.why;
             m_box[side][i]->setEnabled(r.when != sim::switch_reach::never);
             m_box[side][i]->setToolTip(r.when == sim::switch_reach::never ? qs(r.why)
@@ -189,8 +202,9 @@ void switch_table::update_notes()
     }
 }
 
-void switch_table::set_states(int side, const mm::patch_set& ps)
+void switch_table::set_states(sim::command_target column, const mm::patch_set& ps)
 {
+    const int side = side_of(column);
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         m_box[side][i]->setChecked(ps.on[i]);
         m_pending[side][i].active = false;
@@ -198,8 +212,9 @@ void switch_table::set_states(int side, const mm::patch_set& ps)
     update_notes();
 }
 
-void switch_table::sync_from(int side, const mm::patch_set& live)
+void switch_table::sync_from(sim::command_target column, const mm::patch_set& live)
 {
+    const int side = side_of(column);
     bool changed = false;
     for (unsigned i = 0; i < mm::NR_PATCHES; ++i) {
         pending& pd = m_pending[side][i];
@@ -211,21 +226,21 @@ void switch_table::sync_from(int side, const mm::patch_set& live)
     if (changed) update_notes();
 }
 
-bool switch_table::state(int side, mm::patch p) const
+bool switch_table::state(sim::command_target column, mm::patch p) const
 {
-    return m_box[side][static_cast<unsigned>(p)]->isChecked();
+    return box(column, p)->isChecked();
 }
 
-QCheckBox* switch_table::box(int side, mm::patch p) const
+QCheckBox* switch_table::box(sim::command_target column, mm::patch p) const
 {
-    return m_box[side][static_cast<unsigned>(p)];
+    return m_box[side_of(column)][static_cast<unsigned>(p)];
 }
 
 void switch_table::toggle(sim::command_target target, mm::patch p)
 {
     if (target == sim::command_target::b && !m_ab) return;
-    const int side = target == sim::command_target::b ? 1 : 0;
-    QCheckBox* b = box(side, p);
+    const int side = side_of(target);
+    QCheckBox* b = box(target, p);
     if (!b->isEnabled()) {
         emit flip_refused(b->toolTip());
         return;

@@ -35,17 +35,18 @@ public:
     void set_machine(const mm::machine_spec& spec, const mm::kernel_version& era, int init_threads);
     // Whether deferred init is over on the running machine (some flips then need a reboot).
     void set_booted(bool booted);
-    // Where flipping `p` on `side` acts on this machine now (what the row says).
-    sim::flip_reach reach(int side, mm::patch p) const;
+    // Where flipping `p` in `column` (a: the A or single machine's, b: B's) acts on this machine now (what the
+    // row says).
+    sim::flip_reach reach(sim::command_target column, mm::patch p) const;
     void set_origins(const std::array<sim::switch_origin, mm::NR_PATCHES>& origin);
-    // Sets the boxes of a side (0 = A or single, 1 = B) without emitting; forgets pending clicks.
-    void set_states(int side, const mm::patch_set& ps);
+    // Sets the boxes of a column without emitting; forgets pending clicks.
+    void set_states(sim::command_target column, const mm::patch_set& ps);
     // The engine's live switches: boxes follow them, except those clicked in the last seconds whose command
     // the engine has not shown yet.
-    void sync_from(int side, const mm::patch_set& live);
+    void sync_from(sim::command_target column, const mm::patch_set& live);
 
-    bool state(int side, mm::patch p) const;
-    QCheckBox* box(int side, mm::patch p) const;
+    bool state(sim::command_target column, mm::patch p) const;
+    QCheckBox* box(sim::command_target column, mm::patch p) const;
     // What a click does (keyboard shortcuts): flips the box of `target`'s column (a: the A or single machine's,
     // b: B's) and emits switch_toggled; a greyed box is left alone and flip_refused says why.
     void toggle(sim::command_target target, mm::patch p);
@@ -61,6 +62,9 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    // The boxes are kept in two columns, 0 (a) and 1 (b); `column` is never `both`.
+    static int side_of(sim::command_target column);
+    sim::flip_reach reach_at(int side, mm::patch p) const;
     void clicked(int side, unsigned i, bool on);
     void update_links();
     void update_notes();

@@ -54,8 +54,8 @@ TEST_CASE("v4.15 initialises 2 GiB of each node's highest zone early, so its fir
     setup_per_cpu_pageset(m);
     CHECK(batch_by_hand(n1.managed()) == 31); // 512 KiB / 4 KiB / 4 = 32, clamped to 31
     for (zone* z : {&n0, &n1}) {
-        CHECK(z->per_cpu_pageset.front().batch == batch_by_hand(z->managed()));
-        CHECK(z->per_cpu_pageset.front().high == 6 * 31);
+        CHECK(z->per_cpu_pageset[0].batch == batch_by_hand(z->managed()));
+        CHECK(z->per_cpu_pageset[0].high == 6 * 31);
     }
 
     // The rest is the pgdatinit threads' work; the limits stay (no seed 000 fix before v5.4).
@@ -63,7 +63,7 @@ TEST_CASE("v4.15 initialises 2 GiB of each node's highest zone early, so its fir
     d.start();
     d.finish();
     CHECK(n1.managed() == n1.present_pages - 256);
-    CHECK(n1.per_cpu_pageset.front().batch == 31);
+    CHECK(n1.per_cpu_pageset[0].batch == 31);
     verify_result v = verify(m);
     INFO((v.errors.empty() ? std::string() : v.errors.front()));
     CHECK(v.ok());
@@ -81,8 +81,8 @@ TEST_CASE("v4.17 initialises only the first section early: batch 7 on the same m
     CHECK(n1.managed() == PAGES_PER_SECTION - 256); // its memmap's 256 frames are at the start of the node
     setup_per_cpu_pageset(m);
     CHECK(batch_by_hand(n1.managed()) == 7);
-    CHECK(n1.per_cpu_pageset.front().batch == 7);
-    CHECK(n0.per_cpu_pageset.front().batch == 7);
+    CHECK(n1.per_cpu_pageset[0].batch == 7);
+    CHECK(n0.per_cpu_pageset[0].batch == 7);
 }
 
 TEST_CASE("reset_deferred_meminit: span / 256 on large nodes, reservations counted whole, never more than the span")

@@ -69,7 +69,7 @@ TEST_CASE("page size and section size reach the machine and its formulas")
     // 256 MiB section = 4096 pages of 64 KiB. 4096 >> 10 = 4, under the 512 KiB / 64 KiB = 8 cap; 4 / 4 = 1
     // -> 2^0 - 1 = 0: batch 1 (at least 1), high 6 x 0 = 0. With 4 KiB pages the section (65536 pages) holds
     // the whole zone and the limits would be 15/90; with 64 KiB pages and no early section, 1/6.
-    const auto& pcp = m.nodes[0]->z(mm::ZONE_DMA).per_cpu_pageset.front();
+    const auto& pcp = m.nodes[0]->z(mm::ZONE_DMA).per_cpu_pageset[0];
     CHECK(pcp.batch == 1);
     CHECK(pcp.high == 0);
 }

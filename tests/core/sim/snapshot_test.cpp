@@ -109,7 +109,7 @@ TEST_CASE("pageset samples are zone-major, one per CPU, and add up to the PCP-re
         const mm::zone& z = m->nodes[static_cast<std::size_t>(zs.node)]->z(static_cast<mm::zone_type>(zs.zone));
         long zone_sum = 0;
         for (int cpu = 0; cpu < 4; ++cpu) {
-            const auto& pcp = z.per_cpu_pageset[static_cast<std::size_t>(cpu)];
+            const auto& pcp = z.per_cpu_pageset[cpu];
             CHECK(s.pageset(zi, cpu).count == pcp.count);
             CHECK(s.pageset(zi, cpu).high == pcp.high);
             CHECK(s.pageset(zi, cpu).batch == pcp.batch);
