@@ -6,8 +6,9 @@
 //   - exec: for each of three processes, a kernel stack (THREAD_SIZE 16 KiB = 4 order-0 pages with vmapped
 //     stacks), page-table upper levels and slab growth (order-0 UNMOVABLE), and the PGD: x86's _pgd_alloc
 //     takes PGD_ALLOCATION_ORDER pages, order 1 with CONFIG_PAGE_TABLE_ISOLATION (kernel and user PGD in one
-//     8 KiB-aligned block, Dave Hansen's KAISER patch, 2017; a compile-time constant through v6.15, chosen at
-//     boot from X86_FEATURE_PTI since Juergen Gross's 2025 change), a distro default.
+//     8 KiB-aligned block, Dave Hansen's KAISER patch, 2017), a distro default. A compile-time constant
+//     through v6.14; from v6.15 chosen at boot from X86_FEATURE_PTI (4ce385f56434, "x86/mm: Fix _pgd_alloc()
+//     for Xen PV mode", Juergen Gross), so order 0 there on CPUs that boot without PTI.
 //   - cc1's heap: GCC's garbage collector does not collect below ggc-min-heapsize (GCC docs: RAM/8, at most
 //     128 MiB), so on a server cc1 only grows: every heap page it touches is a fresh anonymous fault
 //     (order 0, MOVABLE), and all of them are freed at exit. It grows in bursts: glibc extends the heap by
