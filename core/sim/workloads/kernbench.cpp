@@ -3,8 +3,12 @@
 //
 // The real benchmark: make keeps N job slots busy; every job is a short-lived process tree (gcc driver, cc1,
 // as) that compiles one unit and exits. What the page allocator sees of a job:
-//   - exec: kernel stacks (THREAD_SIZE 16 KiB = 4 order-0 pages with vmapped stacks) and page-table upper
-//     levels of three processes, slab growth: order-0 UNMOVABLE kernel pages.
+//   - exec: for each of three processes, a kernel stack (THREAD_SIZE 16 KiB = 4 order-0 pages with vmapped
+//     stacks), page-table upper levels and slab growth (order-0 UNMOVABLE), and the PGD: x86's _pgd_alloc
+//     takes PGD_ALLOCATION_ORDER pages, order 1 with CONFIG_PAGE_TABLE_ISOLATION (kernel and user PGD in one
+//     8 KiB-aligned block, Dave Hansen's KAISER patch, 2017), a distro default. A compile-time constant
+//     through v6.14; from v6.15 chosen at boot from X86_FEATURE_PTI (4ce385f56434, "x86/mm: Fix _pgd_alloc()
+//     for Xen PV mode", Juergen Gross), so order 0 there on CPUs that boot without PTI.
 //   - cc1's heap: GCC's garbage collector does not collect below ggc-min-heapsize (GCC docs: RAM/8, at most
 //     128 MiB), so on a server cc1 only grows: every heap page it touches is a fresh anonymous fault
 //     (order 0, MOVABLE), and all of them are freed at exit. It grows in bursts: glibc extends the heap by
@@ -12,20 +16,31 @@
 //     compiler then works through what it allocated. Every 512 anonymous pages need a PTE page (UNMOVABLE).
 //   - output: cc1 writes the assembly to a temporary file, as writes the object, make's fixdep the .cmd file:
 //     page-cache pages (MOVABLE, up to ZONE_MOVABLE).
-//   - exit: exit_mmap frees the anonymous pages and page tables, the temporary file is unlinked.
+//   - exit: exit_mmap frees the anonymous pages and the page tables, then __mmdrop frees the PGD
+//     (mm_free_pgd: an order-1 free right after a long order-0 run, the trigger of v5.18..v6.6's free_high on
+//     process exit that Huang Ying traced in kbuild, "mm, pcp: avoid to drain PCP when process exit", v6.7),
+//     then the kernel stack; the temporary file is unlinked.
 //
 // Model, per job (its sizes drawn from the job's own stream, so job k is the same whichever CPU runs it):
-//   exec: EXEC_PAGES kernel pages, then EXEC_NS of compute;
+//   exec: per process STACK_PAGES + UPPER_PAGES order-0 kernel pages and a PGD of order pgd_order, then
+//         EXEC_NS of compute;
 //   heap: anon pages in bursts of 32..256 pages, each page = alloc + clear (env.user_ns_per_page); after a
 //         burst, compute burst x (job CPU time / anon pages); a PTE page first in every 2 MiB;
 //   output: page-cache pages, each alloc + copy (user_ns_per_page);
-//   exit: free the user pages in allocation order, then the kernel pages.
+//   exit: free the user pages in allocation order, then the kernel blocks in reverse: cc1's page tables,
+//         then per process its upper levels, its PGD and its stack, so each PGD follows order-0 frees (no two
+//         high-order frees in a row: v6.7's PCPF_PREV_FREE_HIGH_ORDER test never passes on them).
+// Not modelled: SLUB's slab pages (order 1..3 for task_struct, mm_struct, signal_cache ...), which reach the
+// page allocator only when a slab fills or empties past the partial lists; nothing published says how often
+// in a kernel build, so every slab page stays in the order-0 estimate of UPPER_PAGES.
 // Not modelled: reading the (already cached) sources and headers, which allocates nothing; the object
 // files' page cache outliving the job until reclaim (freed at exit here, so a finished build holds nothing).
 // Job slots are CPUs (make -jN with N <= CPUs, one job per CPU at a time), placed cores first, nodes in turn.
 //
 // Parameters (E = estimate, reasoning given):
 //   slots         0 = intensity x CPUs (kernbench-max: make -j<CPUs>)
+//   pgd_order     1: CONFIG_PAGE_TABLE_ISOLATION=y (distro kernels, and the 0-Day kernels of seed 002 per
+//                 Huang Ying's trace); 0 without it.
 //   jobs          0 = 4 per slot. A real allmodconfig build is ~100 per slot on 256 CPUs; 4 keep a run short
 //                 while every slot still starts several jobs, so starts and exits drift apart as in a build.
 //   anon_mib_min/max  32 / 96: cc1's peak heap for a kernel unit with its headers (E: tens of MiB, below
@@ -50,7 +65,13 @@ namespace
 {
 
 constexpr unsigned PTRS_PER_PTE = 512;
-constexpr unsigned EXEC_PAGES = 24; // 3 kernel stacks (12) + pgd/p4d/pud/pmd and slab pages (E)
+constexpr unsigned PROCS_PER_JOB = 3; // gcc driver, cc1, as
+constexpr unsigned STACK_PAGES = 4; // THREAD_SIZE 16 KiB, vmapped: order-0 pages
+// pud/pmd and slab pages of one process: with the stack and an order-1 PGD, 8 pages a process, the 24 kernel
+// pages a job had when every one was order 0 (E).
+constexpr unsigned UPPER_PAGES = 2;
+constexpr unsigned BLOCKS_PER_PROC = STACK_PAGES + 1 + UPPER_PAGES;
+constexpr unsigned EXEC_BLOCKS = PROCS_PER_JOB * BLOCKS_PER_PROC;
 constexpr vtime_ns EXEC_NS = 500'000; // fork + exec + dynamic linking of driver, cc1 and as (E)
 constexpr unsigned BURST_MIN = 32, BURST_MAX = 256; // M_TOP_PAD .. GGC_QUIRE_SIZE, in pages
 constexpr vtime_ns PARK_NS = 10'000'000;
@@ -61,6 +82,7 @@ public:
     kernbench()
     {
         m_params.add("slots", 0, "make -j N job slots (0 = intensity x CPUs)", 0, 1e6);
+        m_params.add("pgd_order", 1, "PGD allocation order: 1 with x86 page-table isolation, 0 without", 0, 1);
         m_params.add("jobs", 0, "compile jobs in the build (0 = 4 per slot)", 0, 1e9);
         m_params.add("anon_mib_min", 32, "smallest cc1 heap, MiB", 1, 4096);
         m_params.add("anon_mib_max", 96, "largest cc1 heap, MiB", 1, 4096);
@@ -82,11 +104,12 @@ public:
         m_out_max = std::max(m_out_min, static_cast<std::uint32_t>(m_params.get("output_kib_max") / 4));
         m_job_ns_min = static_cast<vtime_ns>(m_params.get("job_ms_min") * 1e6);
         m_job_ns_max = std::max(m_job_ns_min, static_cast<vtime_ns>(m_params.get("job_ms_max") * 1e6));
+        m_pgd_order = static_cast<unsigned>(m_params.get("pgd_order"));
         m_cpus.clear();
         m_cpus.resize(m_order.size());
         for (auto& c : m_cpus) {
             c.user.reserve(m_anon_max + m_out_max);
-            c.kernel.reserve(EXEC_PAGES + m_anon_max / PTRS_PER_PTE + 1);
+            c.kernel.reserve(EXEC_BLOCKS + m_anon_max / PTRS_PER_PTE + 1);
         }
         on_intensity();
         double jobs = m_params.get("jobs");
@@ -115,7 +138,8 @@ public:
                 start_job(c, m_next_job++);
                 continue;
             case phase::exec:
-                if (c.kernel.size() < EXEC_PAGES) return issue(c, pending::kernel, alloc_kernel(0));
+                if (c.kernel.size() < EXEC_BLOCKS)
+                    return issue(c, pending::kernel, alloc_kernel(exec_block_order(c.kernel.size())));
                 c.ph = phase::heap;
                 return compute(EXEC_NS);
             case phase::heap:
@@ -145,7 +169,7 @@ public:
                 std::size_t i = c.free_cursor++;
                 if (i < c.user.size()) return free_in_order(c.user, i);
                 i -= c.user.size();
-                if (i < c.kernel.size()) return free_in_order(c.kernel, i);
+                if (i < c.kernel.size()) return free_kernel_reversed(c.kernel, i);
                 c.user.clear();
                 c.kernel.clear();
                 ++m_jobs_done;
@@ -167,10 +191,10 @@ public:
         if (!c.gate.complete(pfn)) return;
         switch (c.pend) {
         case pending::kernel:
-            c.kernel.push_back(pfn);
+            c.kernel.push_back({pfn, c.gate.request().order});
             break;
         case pending::pte:
-            c.kernel.push_back(pfn);
+            c.kernel.push_back({pfn, 0});
             c.pte_ready = true;
             c.touch_pending = true; // zeroed
             break;
@@ -205,7 +229,12 @@ public:
     released_blocks release_all() override
     {
         return release_each(m_cpus, [](auto& c, released_blocks& out) {
-            append_pages(out, c.user, c.kernel, c.ph == phase::exit ? c.free_cursor : 0);
+            const std::size_t freed = c.ph == phase::exit ? c.free_cursor : 0;
+            append_pages(out, c.user, freed);
+            // The kernel blocks are freed last to first: those still held are the first ones.
+            const std::size_t kernel_freed = freed > c.user.size() ? freed - c.user.size() : 0;
+            for (std::size_t k = 0; k + kernel_freed < c.kernel.size(); ++k)
+                out.emplace_back(c.kernel[k].pfn, c.kernel[k].order);
             c.user.clear();
             c.kernel.clear();
         });
@@ -227,8 +256,22 @@ private:
         double think_ns_per_page = 0;
         std::size_t free_cursor = 0;
         std::vector<mm::pfn_t> user; // anonymous and page-cache pages, in allocation order
-        std::vector<mm::pfn_t> kernel; // exec pages and page tables
+        std::vector<block> kernel; // exec blocks (per process: stack, PGD, upper levels), then cc1's page tables
     };
+
+    // The order of exec block k: each process allocates its stack (dup_task_struct), its PGD (mm_init's
+    // pgd_alloc), then its upper page-table levels and slab pages.
+    unsigned exec_block_order(std::size_t k) const { return k % BLOCKS_PER_PROC == STACK_PAGES ? m_pgd_order : 0; }
+
+    // Exit frees the kernel blocks last to first: page tables (exit_mmap), then per process the upper levels,
+    // the PGD (__mmdrop) and the stack. The next one is named as a prefetch hint.
+    static cpu_action free_kernel_reversed(const std::vector<block>& kernel, std::size_t i)
+    {
+        const block& b = kernel[kernel.size() - 1 - i];
+        cpu_action a = free_block(b.pfn, b.order);
+        if (i + 1 < kernel.size()) a.next_pfn = kernel[kernel.size() - 2 - i].pfn;
+        return a;
+    }
 
     cpu_action issue(cpu_state& c, pending what, const cpu_action& a)
     {
@@ -258,6 +301,7 @@ private:
     }
 
     std::uint32_t m_anon_min = 0, m_anon_max = 0, m_out_min = 0, m_out_max = 0;
+    unsigned m_pgd_order = 1;
     vtime_ns m_job_ns_min = 0, m_job_ns_max = 0;
     int m_slots = 0;
     std::vector<cpu_state> m_cpus;

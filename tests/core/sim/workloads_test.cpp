@@ -282,6 +282,37 @@ TEST_CASE("the finite workloads finish and leave nothing allocated")
     }
 }
 
+TEST_CASE("kernbench allocates an order-1 PGD per process and frees each one after an order-0 free")
+{
+    auto w = make_small("kernbench");
+    w->attach(make_env(4, 3));
+    fake_driver d(*w, 4);
+    std::vector<int> prev_free_order(4, -1);
+    std::uint64_t pgd_frees = 0, pgd_after_high = 0;
+    while (d.step()) {
+        if (d.last.k != kind::free) continue;
+        if (d.last.order == 1) {
+            ++pgd_frees;
+            if (prev_free_order[d.last_cpu] > 0) ++pgd_after_high;
+        }
+        prev_free_order[d.last_cpu] = d.last.order;
+    }
+    CHECK(d.violations == 0);
+    CHECK(d.outstanding.empty());
+    // 12 jobs x 3 processes (gcc driver, cc1, as), unmovable like every page table.
+    CHECK(d.allocs_by_order[1] == 36);
+    CHECK(pgd_frees == 36);
+    // exit_mmap's order-0 frees come first: never two high-order frees in a row (v6.7's free_high test).
+    CHECK(pgd_after_high == 0);
+
+    auto no_pti = make_small("kernbench");
+    REQUIRE(no_pti->set_param("pgd_order", 0).ok());
+    no_pti->attach(make_env(4, 3));
+    fake_driver d0(*no_pti, 4);
+    d0.run(50'000'000);
+    CHECK(d0.allocs_by_order[1] == 0);
+}
+
 TEST_CASE("the same seed gives the same action sequence, another seed a different one")
 {
     for (const auto& name : k_all) {
