@@ -183,9 +183,16 @@ struct snapshot {
     vtime_ns procfs_time_ns = 0; // the virtual time the texts were captured at
 
     // The pageset of `cpu` in zones[zone_index].
-    const pcp_sample& pageset(std::size_t zone_index, int cpu) const
+    const pcp_sample& pageset(int zone_index, int cpu) const
     {
-        return pcp[zone_index * static_cast<std::size_t>(nr_cpus) + static_cast<std::size_t>(cpu)];
+        return pcp[static_cast<std::size_t>(zone_index * nr_cpus + cpu)];
+    }
+    // zones[zone_index]: the views keep zone indices as ints (zone_index(), combo box rows).
+    const zone_snapshot& zone_at(int zone_index) const { return zones[static_cast<std::size_t>(zone_index)]; }
+    // The node of `cpu`; 0 for a CPU the snapshot does not list (a snapshot taken before the machine's CPUs are).
+    int node_of_cpu(int cpu) const
+    {
+        return cpu >= 0 && cpu < static_cast<int>(cpu_node.size()) ? cpu_node[static_cast<std::size_t>(cpu)] : 0;
     }
     // Index into zones of (node, zone), or -1 when that zone is not populated.
     int zone_index(int node, int zone) const;

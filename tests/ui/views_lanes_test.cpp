@@ -104,8 +104,8 @@ TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui]
     REQUIRE(zi >= 0);
     const int holds = static_cast<int>(std::count_if(
         m.hist().zone_lock_holds().begin(), m.hist().zone_lock_holds().end(), [&](const sim::lock_hold_record& r) {
-            return r.node == s.zones[static_cast<std::size_t>(zi)].node
-                && r.zone == s.zones[static_cast<std::size_t>(zi)].zone && static_cast<std::int64_t>(r.start) >= t0;
+            return r.node == s.zone_at(zi).node && r.zone == s.zone_at(zi).zone
+                && static_cast<std::int64_t>(r.start) >= t0;
         }));
     INFO("held " << share * 100 << " % of the window, " << holds << " holds");
     REQUIRE(holds > 600); // about as many holds as the lane has pixels, or more
@@ -115,7 +115,7 @@ TEST_CASE("a lock lane is as dark as the share of time the lock was held", "[ui]
     const QImage img = paint_one_lane(s, m.hist(), zi, t0, t1, 1200, 160, band);
     const QPalette pal;
     // The band's mean shade is the held share, give or take the one step (of 16) a column held at all shows.
-    const QColor holder = ui::node_color(s.zones[static_cast<std::size_t>(zi)].node, pal);
+    const QColor holder = ui::node_color(s.zone_at(zi).node, pal);
     const double ink = mean_ink(img, band, ui::panel_color(pal), holder);
     INFO("mean shade " << ink);
     CHECK(ink >= share - 0.03);

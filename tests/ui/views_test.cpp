@@ -160,7 +160,7 @@ TEST_CASE("the per-CPU view draws bars for a few CPUs, a grid for many, and tell
             const QString t = v.tooltip_at({x, y});
             const int zi = m.last()->zone_index(0, mm::ZONE_NORMAL);
             REQUIRE(zi >= 0);
-            const auto& ps = m.last()->pageset(static_cast<std::size_t>(zi), 0);
+            const auto& ps = m.last()->pageset(zi, 0);
             CHECK(t.contains(QStringLiteral("count %1").arg(ps.count)));
             CHECK(t.contains(QStringLiteral("high %1").arg(ps.high)));
             CHECK(t.contains(QStringLiteral("batch %1").arg(ps.batch)));

@@ -122,12 +122,12 @@ TEST_CASE("the rates view's contention is a share of time: at most 100 %, the wh
     const sim::snapshot& s = *m.last();
     const int zi = s.zone_index(0, mm::ZONE_NORMAL);
     REQUIRE(zi >= 0);
-    REQUIRE(s.zones[static_cast<std::size_t>(zi)].lock.contention_pct > 1.0);
+    REQUIRE(s.zone_at(zi).lock.contention_pct > 1.0);
     CHECK(v.contention_max() <= 100.0);
-    CHECK(v.contention_max() >= s.zones[static_cast<std::size_t>(zi)].lock.contention_pct);
+    CHECK(v.contention_max() >= s.zone_at(zi).lock.contention_pct);
     // The header's figure is the same quantity over the whole run.
-    CHECK(v.header_text().contains(QStringLiteral("zone->lock contention %1 %")
-                                       .arg(s.zones[static_cast<std::size_t>(zi)].lock.contention_pct, 0, 'f', 1)));
+    CHECK(v.header_text().contains(
+        QStringLiteral("zone->lock contention %1 %").arg(s.zone_at(zi).lock.contention_pct, 0, 'f', 1)));
 }
 
 TEST_CASE("B's lines appear when B's engine publishes its zones after A's (the pair boots on two threads)",

@@ -120,11 +120,11 @@ void buddy_view::paint_zone(QPainter& p, const QRect& r, int zi)
 {
     const QPalette& pal = palette();
     const QFontMetrics fm = fontMetrics();
-    const sim::zone_snapshot& za = m_a->zones[static_cast<std::size_t>(zi)];
+    const sim::zone_snapshot& za = m_a->zone_at(zi);
     const sim::zone_snapshot* zb = nullptr;
     if (m_b) {
         const int bi = m_b->zone_index(za.node, za.zone);
-        if (bi >= 0) zb = &m_b->zones[static_cast<std::size_t>(bi)];
+        if (bi >= 0) zb = &m_b->zone_at(bi);
     }
     p.setPen(text_color(pal));
     const QString free_a = count_of(static_cast<double>(za.free_pages), tr("free page"), tr("free pages"));
@@ -198,7 +198,7 @@ QString buddy_view::tooltip_at(const QPoint& pos) const
         if (!b.r.contains(pos)) continue;
         const sim::snapshot* s = b.side == 0 ? m_a.get() : m_b.get();
         if (!s || b.zi < 0 || static_cast<std::size_t>(b.zi) >= s->zones.size()) return {};
-        const sim::zone_snapshot& z = s->zones[static_cast<std::size_t>(b.zi)];
+        const sim::zone_snapshot& z = s->zone_at(b.zi);
         const auto o = static_cast<std::size_t>(b.order);
         QString t = QStringLiteral("<b>%1%2, order %3</b><br>%4 free blocks = %5 pages")
                         .arg(m_b ? (b.side == 0 ? QStringLiteral("A: ") : QStringLiteral("B: ")) : QString(),

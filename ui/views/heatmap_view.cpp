@@ -27,8 +27,7 @@ constexpr int k_node_gap = 3; // pixels between two nodes' rows
 std::map<int, std::vector<int>> cpus_by_node(const sim::snapshot& s)
 {
     std::map<int, std::vector<int>> out;
-    for (int cpu = 0; cpu < s.nr_cpus; ++cpu)
-        out[cpu < static_cast<int>(s.cpu_node.size()) ? s.cpu_node[static_cast<std::size_t>(cpu)] : 0].push_back(cpu);
+    for (int cpu = 0; cpu < s.nr_cpus; ++cpu) out[s.node_of_cpu(cpu)].push_back(cpu);
     return out;
 }
 
@@ -127,7 +126,7 @@ double heatmap_view::value(int side, int cpu, std::size_t bin) const
     if (m_quantity == quantity::waiting) return b.cpu_wait_share(cpu, bin);
     const int zi = zone_for_cpu(*s, m_picker->choice(), cpu);
     if (zi < 0) return -1;
-    const sim::zone_snapshot& z = s->zones[static_cast<std::size_t>(zi)];
+    const sim::zone_snapshot& z = s->zone_at(zi);
     const int bi = b.zone_index(z.node, z.zone);
     return bi < 0 ? -1 : b.depth(static_cast<std::size_t>(bi), cpu, bin);
 }
@@ -226,9 +225,7 @@ const QImage& heatmap_view::build_image(const panel& pn) const
     if (m_quantity == quantity::depth)
         for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
             const int zi = zone_for_cpu(s, m_picker->choice(), cpu);
-            if (zi >= 0)
-                zone_row[static_cast<std::size_t>(cpu)] = b.zone_index(
-                    s.zones[static_cast<std::size_t>(zi)].node, s.zones[static_cast<std::size_t>(zi)].zone);
+            if (zi >= 0) zone_row[static_cast<std::size_t>(cpu)] = b.zone_index(s.zone_at(zi).node, s.zone_at(zi).zone);
         }
     std::vector<double> v(pn.bins - from);
     for (const group& g : pn.groups) {
@@ -413,9 +410,7 @@ QString heatmap_view::tooltip_at(const QPoint& pos) const
         else if (m_quantity == quantity::depth) {
             const sim::snapshot* s = snap(h.p->side);
             const int zi = s ? zone_for_cpu(*s, m_picker->choice(), cpu) : -1;
-            const QString zone = zi >= 0
-                ? zone_label(s->zones[static_cast<std::size_t>(zi)].node, s->zones[static_cast<std::size_t>(zi)].zone)
-                : QString();
+            const QString zone = zi >= 0 ? zone_label(s->zone_at(zi).node, s->zone_at(zi).zone) : QString();
             what = tr("list %1 % of high (%2)").arg(v * 100, 0, 'f', 0).arg(zone);
         } else
             what = tr("waited for zone->lock %1 % of the time").arg(v * 100, 0, 'f', 1);

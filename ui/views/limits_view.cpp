@@ -131,7 +131,7 @@ void limits_view::rebuild_layout(const frame& f)
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(4);
     for (int zi : chosen) {
-        const sim::zone_snapshot& z = a.zones[static_cast<std::size_t>(zi)];
+        const sim::zone_snapshot& z = a.zone_at(zi);
         if (m_zones.size() >= 8) break;
         auto zp = std::make_unique<zone_plot>();
         zp->node = z.node;
@@ -303,7 +303,7 @@ void limits_view::show_frame(const frame& f)
             const sim::snapshot& s = side == 0 ? *f.a : *f.b;
             const int zi = s.zone_index(zp->node, zp->zone);
             if (zi < 0) continue;
-            const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zi)];
+            const sim::zone_snapshot& z = s.zone_at(zi);
             head << tr("%1%2: batch %3, high %4")
                         .arg(side_prefix(f.b != nullptr, side).remove(QLatin1Char(':')))
                         .arg(m_zones.size() > 1 ? tr("node %1").arg(zp->node) : zone_label(zp->node, zp->zone))

@@ -25,11 +25,6 @@ std::int64_t start_of(const sim::lock_hold_record& h)
     return static_cast<std::int64_t>(h.start);
 }
 
-int node_of(const sim::snapshot& s, int cpu)
-{
-    return cpu >= 0 && cpu < static_cast<int>(s.cpu_node.size()) ? s.cpu_node[static_cast<std::size_t>(cpu)] : 0;
-}
-
 // Holds of the lane's zone whose wait or hold overlaps [t0, t1], from the history's zone->lock holds (sorted
 // by start). A hold that began before the window can reach into it, and so can a wait before a later start:
 // the search starts early by the longest hold or wait the history has seen. (A fixed 10 ms left a 12.6 ms
@@ -128,7 +123,7 @@ QColor blend(const QColor& bg, const QColor& fg, double f)
 void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const lane_input& in, lane_window w,
     const QPalette& pal, std::vector<hold_hit>& hits)
 {
-    const sim::zone_snapshot& z = in.snap->zones[static_cast<std::size_t>(in.zi)];
+    const sim::zone_snapshot& z = in.snap->zone_at(in.zi);
     const double span = static_cast<double>(w.t1 - w.t0);
     const int width = band.width();
     if (width <= 0 || span <= 0) return; // a window too small to draw in (it is being laid out)
@@ -144,7 +139,7 @@ void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const l
         const double start = static_cast<double>(start_of(h) - w.t0);
         const double end = start + h.hold_ns;
         if (h.wait_ns) c.add_wait(start - static_cast<double>(h.wait_ns), start);
-        const auto node = static_cast<std::size_t>(std::clamp(node_of(*in.snap, h.cpu), 0, columns::k_nodes - 1));
+        const auto node = static_cast<std::size_t>(std::clamp(in.snap->node_of_cpu(h.cpu), 0, columns::k_nodes - 1));
         c.add_hold(start, end, node);
         // Holds wide enough to see get a gap before them, their caller's name and a hover text.
         const int x0 = static_cast<int>(start / c.ns_per_px), x1 = static_cast<int>(end / c.ns_per_px);
@@ -236,7 +231,7 @@ void paint_holds(QPainter& p, const QRect& band, const QRect& wait_band, const l
 // Without hold records: the share of hold time per caller across the band, and contention % over the history.
 void paint_aggregate(QPainter& p, const QRect& band, const QRect& wait_band, const lane_input& in, const QPalette& pal)
 {
-    const sim::zone_snapshot& z = in.snap->zones[static_cast<std::size_t>(in.zi)];
+    const sim::zone_snapshot& z = in.snap->zone_at(in.zi);
     const sim::lock_metrics& m = z.lock.m;
     const QFontMetrics fm = p.fontMetrics();
     double total = 0;
@@ -300,7 +295,7 @@ void paint_lock_lanes(QPainter& p, const QRect& area, const std::vector<lane_inp
     if (plot.width() < 8 * fm.horizontalAdvance(QLatin1Char('0'))) return; // no room yet (the window is laid out)
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const lane_input& in = lanes[i];
-        const sim::zone_snapshot& z = in.snap->zones[static_cast<std::size_t>(in.zi)];
+        const sim::zone_snapshot& z = in.snap->zone_at(in.zi);
         const int y = plot.top() + static_cast<int>(i) * lane_h;
         const QRect lane(plot.left(), y, plot.width(), lane_h - 3);
         p.fillRect(lane, panel_color(pal));

@@ -77,7 +77,7 @@ std::vector<lane_input> locks_view::lanes(int max_lanes, int& left_out) const
     const std::vector<int> chosen = zones_of(*m_frame.a, m_picker->choice());
     std::vector<int> shown;
     for (int zi : chosen)
-        if (m_frame.a->zones[static_cast<std::size_t>(zi)].lock.m.acquisitions > 0) shown.push_back(zi);
+        if (m_frame.a->zone_at(zi).lock.m.acquisitions > 0) shown.push_back(zi);
     if (shown.empty()) shown = chosen;
     const std::size_t cap = static_cast<std::size_t>(std::max(1, ab ? max_lanes / 2 : max_lanes));
     if (shown.size() > cap) {
@@ -87,7 +87,7 @@ std::vector<lane_input> locks_view::lanes(int max_lanes, int& left_out) const
     for (int zi : shown) {
         out.push_back({m_frame.a.get(), m_frame.ha, zi, 0, ab});
         if (ab) {
-            const auto& z = m_frame.a->zones[static_cast<std::size_t>(zi)];
+            const auto& z = m_frame.a->zone_at(zi);
             const int bi = m_frame.b->zone_index(z.node, z.zone);
             if (bi >= 0) out.push_back({m_frame.b.get(), m_frame.hb, bi, 1, true});
         }
@@ -101,13 +101,13 @@ int locks_view::histogram_zone() const
     // Of the chosen zones, the one whose lock had CPUs waiting longest (then the most taken).
     int best = -1;
     for (int zi : zones_of(*m_frame.a, m_picker->choice())) {
-        const sim::lock_snapshot& l = m_frame.a->zones[static_cast<std::size_t>(zi)].lock;
+        const sim::lock_snapshot& l = m_frame.a->zone_at(zi).lock;
         if (!l.present) continue;
         if (best < 0) {
             best = zi;
             continue;
         }
-        const sim::lock_metrics& b = m_frame.a->zones[static_cast<std::size_t>(best)].lock.m;
+        const sim::lock_metrics& b = m_frame.a->zone_at(best).lock.m;
         if (l.m.waiting_ns > b.waiting_ns || (l.m.waiting_ns == b.waiting_ns && l.m.acquisitions > b.acquisitions))
             best = zi;
     }
@@ -205,18 +205,14 @@ void locks_view::paintEvent(QPaintEvent*)
 
     // Histogram of the chosen zone (A, and B paired).
     const int sel = histogram_zone();
-    const sim::lock_metrics* ma = sel >= 0 ? &a.zones[static_cast<std::size_t>(sel)].lock.m : nullptr;
+    const sim::lock_metrics* ma = sel >= 0 ? &a.zone_at(sel).lock.m : nullptr;
     const sim::lock_metrics* mb = nullptr;
     if (ma && m_frame.b) {
-        const int bi = m_frame.b->zone_index(
-            a.zones[static_cast<std::size_t>(sel)].node, a.zones[static_cast<std::size_t>(sel)].zone);
-        if (bi >= 0 && m_frame.b->zones[static_cast<std::size_t>(bi)].lock.present)
-            mb = &m_frame.b->zones[static_cast<std::size_t>(bi)].lock.m;
+        const int bi = m_frame.b->zone_index(a.zone_at(sel).node, a.zone_at(sel).zone);
+        if (bi >= 0 && m_frame.b->zone_at(bi).lock.present) mb = &m_frame.b->zone_at(bi).lock.m;
     }
     const QRect hist_r(area.left(), lanes_r.bottom() + legend_h + 6, area.width(), hist_h - 6);
-    QString zone = sel >= 0
-        ? zone_label(a.zones[static_cast<std::size_t>(sel)].node, a.zones[static_cast<std::size_t>(sel)].zone)
-        : QString();
+    QString zone = sel >= 0 ? zone_label(a.zone_at(sel).node, a.zone_at(sel).zone) : QString();
     if (sel >= 0 && m_picker->choice().all_nodes() && zones_of(a, m_picker->choice()).size() > 1)
         zone += tr(" (the busiest)");
     paint_hold_histogram(p, hist_r, zone, ma, mb, static_cast<std::int64_t>(a.run.hold_threshold_ns), pal);

@@ -26,7 +26,7 @@ std::map<int, std::vector<int>> cpus_by_node(const sim::snapshot& s)
 {
     std::map<int, std::vector<int>> out;
     for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
-        const int n = cpu < static_cast<int>(s.cpu_node.size()) ? s.cpu_node[static_cast<std::size_t>(cpu)] : 0;
+        const int n = s.node_of_cpu(cpu);
         out[n].push_back(cpu);
     }
     return out;
@@ -42,7 +42,7 @@ bool has_pagesets(const sim::snapshot& s, int zi)
 const sim::pcp_sample* pageset_of(const sim::snapshot& s, zone_choice c, int cpu)
 {
     const int zi = zone_for_cpu(s, c, cpu);
-    return has_pagesets(s, zi) ? &s.pageset(static_cast<std::size_t>(zi), cpu) : nullptr;
+    return has_pagesets(s, zi) ? &s.pageset(zi, cpu) : nullptr;
 }
 
 // The largest of count and high over the CPUs' shown pagesets: the common bar scale.
@@ -146,8 +146,8 @@ QStringList pcp_view::side_parts(const sim::snapshot& s, int side) const
     long pages = 0;
     bool same = true;
     for (int zi : zones) {
-        const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zi)];
-        const sim::zone_snapshot& z0 = s.zones[static_cast<std::size_t>(zones.front())];
+        const sim::zone_snapshot& z = s.zone_at(zi);
+        const sim::zone_snapshot& z0 = s.zone_at(zones.front());
         same = same && z.batch == z0.batch && z.high == z0.high;
         pages += z.pcp_pages;
     }
@@ -159,12 +159,12 @@ QStringList pcp_view::side_parts(const sim::snapshot& s, int side) const
     if (zones.empty()) return {pre + choice_label(c) + tr(": not on this machine")};
     // The numbers first, the zone's name after them (the picker says it too).
     if (same) {
-        const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zones.front())];
+        const sim::zone_snapshot& z = s.zone_at(zones.front());
         parts << pre + limits(z);
         parts << (zones.size() > 1 ? choice_label(c) : zone_label(z.node, z.zone));
     } else {
         for (int zi : zones) {
-            const sim::zone_snapshot& z = s.zones[static_cast<std::size_t>(zi)];
+            const sim::zone_snapshot& z = s.zone_at(zi);
             parts << (parts.isEmpty() ? pre : QString()) + tr("node %1: %2").arg(z.node).arg(limits(z));
         }
     }
@@ -389,9 +389,9 @@ QString pcp_view::tooltip_at(const QPoint& pos) const
     if (!s || h.cpu >= s->nr_cpus) return {};
     const int zi = zone_for_cpu(*s, m_picker->choice(), h.cpu);
     if (!has_pagesets(*s, zi)) return {};
-    const sim::pcp_sample& ps = s->pageset(static_cast<std::size_t>(zi), h.cpu);
-    const sim::zone_snapshot& z = s->zones[static_cast<std::size_t>(zi)];
-    const int node = h.cpu < static_cast<int>(s->cpu_node.size()) ? s->cpu_node[static_cast<std::size_t>(h.cpu)] : 0;
+    const sim::pcp_sample& ps = s->pageset(zi, h.cpu);
+    const sim::zone_snapshot& z = s->zone_at(zi);
+    const int node = s->node_of_cpu(h.cpu);
     QString t = QStringLiteral("<b>%1CPU %2</b> (node %3), %4<br>count %5<br>high %6<br>batch %7")
                     .arg(m_b ? (h.side == 0 ? QStringLiteral("A: ") : QStringLiteral("B: ")) : QString())
                     .arg(h.cpu)

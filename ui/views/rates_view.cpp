@@ -131,7 +131,7 @@ void rates_view::rebuild(const frame& f)
 
     const sim::snapshot& a = *f.a;
     for (int zi : zones_of(a, m_picker->choice()))
-        if (m_p->zone_nodes.size() < 8) m_p->zone_nodes.push_back(a.zones[static_cast<std::size_t>(zi)].node);
+        if (m_p->zone_nodes.size() < 8) m_p->zone_nodes.push_back(a.zone_at(zi).node);
 
     for (int r = 0; r < nr_rects; ++r) {
         auto* l = m_p->legends[r] = new QCPLegend;

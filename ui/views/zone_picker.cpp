@@ -15,11 +15,6 @@ namespace
 // Zone types in the order a teacher looks for them: Normal (where the CPUs allocate), then the others.
 constexpr int k_type_order[] = {mm::ZONE_NORMAL, mm::ZONE_MOVABLE, mm::ZONE_DMA32, mm::ZONE_DMA};
 
-int node_of(const sim::snapshot& s, int cpu)
-{
-    return cpu >= 0 && cpu < static_cast<int>(s.cpu_node.size()) ? s.cpu_node[static_cast<std::size_t>(cpu)] : 0;
-}
-
 } // namespace
 
 std::vector<int> zones_of(const sim::snapshot& s, zone_choice c)
@@ -33,14 +28,14 @@ std::vector<int> zones_of(const sim::snapshot& s, zone_choice c)
 
 int zone_for_cpu(const sim::snapshot& s, zone_choice c, int cpu)
 {
-    return s.zone_index(c.all_nodes() ? node_of(s, cpu) : c.node, c.zone);
+    return s.zone_index(c.all_nodes() ? s.node_of_cpu(cpu) : c.node, c.zone);
 }
 
 QString zones_layout_key(const sim::snapshot& a, const sim::snapshot* b, zone_choice c)
 {
     QString key;
     for (int zi : zones_of(a, c)) {
-        const sim::zone_snapshot& z = a.zones[static_cast<std::size_t>(zi)];
+        const sim::zone_snapshot& z = a.zone_at(zi);
         key += QStringLiteral("%1.%2").arg(z.node).arg(z.zone);
         if (b) key += QStringLiteral("@%1").arg(b->zone_index(z.node, z.zone));
         key += QLatin1Char(',');
