@@ -187,6 +187,12 @@ struct snapshot {
     {
         return pcp[static_cast<std::size_t>(zone_index * nr_cpus + cpu)];
     }
+    // Whether pcp holds the pagesets of zones[zone_index] (a boot or config snapshot may have none).
+    bool has_pagesets(int zone_index) const
+    {
+        return zone_index >= 0 && nr_cpus > 0
+            && pcp.size() >= static_cast<std::size_t>(zone_index + 1) * static_cast<std::size_t>(nr_cpus);
+    }
     // zones[zone_index]: the views keep zone indices as ints (zone_index(), combo box rows).
     const zone_snapshot& zone_at(int zone_index) const { return zones[static_cast<std::size_t>(zone_index)]; }
     // The node of `cpu`; 0 for a CPU the snapshot does not list (a snapshot taken before the machine's CPUs are).

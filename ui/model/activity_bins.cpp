@@ -19,7 +19,7 @@ float fill_of(const sim::pcp_sample& p)
 
 bool has_pagesets(const sim::snapshot& s)
 {
-    return s.nr_cpus > 0 && !s.zones.empty() && s.pcp.size() >= s.zones.size() * static_cast<std::size_t>(s.nr_cpus);
+    return !s.zones.empty() && s.has_pagesets(static_cast<int>(s.zones.size()) - 1);
 }
 
 } // namespace

@@ -26,7 +26,7 @@ zone_sample sample_zone(const sim::snapshot& s, std::size_t zi)
     out.waiting_cpus = z.lock.waiting_cpus_now >= 0 ? z.lock.waiting_cpus_now : (z.lock.someone_waiting ? 1 : 0);
     out.lock_acquisitions = z.lock.m.acquisitions;
     out.lock_hold_ns_max = z.lock.m.hold_ns_max;
-    if (s.nr_cpus > 0 && s.pcp.size() >= (zi + 1) * static_cast<std::size_t>(s.nr_cpus)) {
+    if (s.has_pagesets(static_cast<int>(zi))) {
         // With auto-tuning (v6.7+) a pageset's high stays at the boot pageset's 0 until its CPU first allocates
         // or frees in the zone (nr_pcp_high clamps it then): those CPUs do not use the zone, and a 0 would put
         // the band's lower edge off a log axis. The band covers the CPUs whose high is set.

@@ -32,17 +32,11 @@ std::map<int, std::vector<int>> cpus_by_node(const sim::snapshot& s)
     return out;
 }
 
-bool has_pagesets(const sim::snapshot& s, int zi)
-{
-    return zi >= 0 && s.nr_cpus > 0
-        && s.pcp.size() >= static_cast<std::size_t>(zi + 1) * static_cast<std::size_t>(s.nr_cpus);
-}
-
 // The pageset a CPU shows for the choice (its own node's zone, or the chosen one), or null.
 const sim::pcp_sample* pageset_of(const sim::snapshot& s, zone_choice c, int cpu)
 {
     const int zi = zone_for_cpu(s, c, cpu);
-    return has_pagesets(s, zi) ? &s.pageset(zi, cpu) : nullptr;
+    return s.has_pagesets(zi) ? &s.pageset(zi, cpu) : nullptr;
 }
 
 // The largest of count and high over the CPUs' shown pagesets: the common bar scale.
@@ -388,7 +382,7 @@ QString pcp_view::tooltip_at(const QPoint& pos) const
     const sim::snapshot* s = h.cpu >= 0 ? side_snapshot(h.side) : nullptr;
     if (!s || h.cpu >= s->nr_cpus) return {};
     const int zi = zone_for_cpu(*s, m_picker->choice(), h.cpu);
-    if (!has_pagesets(*s, zi)) return {};
+    if (!s->has_pagesets(zi)) return {};
     const sim::pcp_sample& ps = s->pageset(zi, h.cpu);
     const sim::zone_snapshot& z = s->zone_at(zi);
     const int node = s->node_of_cpu(h.cpu);

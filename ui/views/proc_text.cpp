@@ -44,7 +44,7 @@ std::string zoneinfo_from_snapshot(const sim::snapshot& s)
         appendf(out, "\n        managed  %lu", z.managed);
         appendf(out, "\n      nr_free_pages %ld", z.free_pages);
         out += "\n  pagesets";
-        if (s.nr_cpus > 0 && s.pcp.size() >= (zi + 1) * static_cast<std::size_t>(s.nr_cpus))
+        if (s.has_pagesets(static_cast<int>(zi)))
             for (int cpu = 0; cpu < s.nr_cpus; ++cpu) {
                 const sim::pcp_sample& p = s.pageset(zi, cpu);
                 appendf(out, "\n    cpu: %i", cpu);
