@@ -1,9 +1,12 @@
 // The status bar's messages: one too long for the room left of the permanent labels is elided, not clipped
 // mid-word, and its whole text is in the bar's tooltip until the message goes.
+#include "window_test_support.hpp"
+
 #include "ui/window/frame_pump.hpp"
 #include "ui/window/window_status.hpp"
 
 #include <QApplication>
+#include <QMainWindow>
 #include <QStatusBar>
 
 #include <catch2/catch.hpp>
@@ -32,4 +35,16 @@ TEST_CASE("a status message too long for the bar is elided, whole in the tooltip
     status.show_message(QStringLiteral("short"), 0);
     CHECK(bar.currentMessage() == QStringLiteral("short"));
     CHECK(bar.toolTip().isEmpty());
+}
+
+// The boot message goes once the machine runs, also when the bar had to elide it ("Booting classroo...").
+TEST_CASE("the boot message leaves the status bar when the machine runs, elided or not", "[ui][window]")
+{
+    test::sandbox box;
+    main_window w(box.options());
+    w.resize(560, 480); // narrow: the permanent labels leave the message too little room
+    w.show();
+    REQUIRE(test::wait_until([&] { return test::running(w); }));
+    CHECK(
+        test::wait_until([&] { return !w.statusBar()->currentMessage().startsWith(QStringLiteral("Booting")); }, 5000));
 }

@@ -100,7 +100,8 @@ void window_status::show_frame(bool replay)
         emit boot_tab_wanted(false); // after a moment on the finished boot (modelled vs host time)
     }
     if (!m_boot_message.isEmpty() && a->state != sim::run_state::booting) {
-        if (m_bar->currentMessage() == m_boot_message) m_bar->clearMessage();
+        // The bar holds the message as shown, which may be elided: compare what was asked for.
+        if (m_last_message == m_boot_message) m_bar->clearMessage();
         m_boot_message.clear();
     }
     if (a->state == sim::run_state::failed) show_message(tr("The engine failed: %1").arg(qs(a->error)), 0);
