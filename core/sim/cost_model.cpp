@@ -161,6 +161,10 @@ std::vector<derived_rate> build(const cost_model& m)
     b.add("deferred_floor_ns_per_page", b.key("deferred_init.floor_ns_per_page"), "deferred_init.floor_ns_per_page");
     b.add("cache_lines_per_cpu", std::floor(b.key("cache.l2_kib") * 1024 / 64),
         "cache.l2_kib x 1024 / 64 B (one struct page per line)");
+    // Each of two busy threads gets pair / 2 of the core, so its work takes 2 / pair times as long.
+    const double smt_pair = b.key("smt.pair_throughput");
+    b.add("smt_busy_sibling_factor", std::max(0.0, 2 / smt_pair - 1),
+        "2 / smt.pair_throughput - 1 = 2 / " + num(smt_pair) + " - 1");
     return b.out;
 }
 
@@ -175,7 +179,7 @@ const std::set<std::string>& rate_keys()
             "c2c_ns.same_socket_other_ccx_home_remote", "c2c_ns.home_remote_extra", "c2c_ns.cross_socket",
             "c2c_ns.cross_socket_home_local", "c2c_ns.cross_socket_home_remote", "c2c_ns.cross_socket_1hop",
             "c2c_ns.cross_socket_2hop", "bw_gbps.single_thread_write", "deferred_init.t1_ns_per_page",
-            "deferred_init.floor_ns_per_page", "cache.l2_kib"};
+            "deferred_init.floor_ns_per_page", "cache.l2_kib", "smt.pair_throughput"};
     return k;
 }
 
@@ -227,6 +231,8 @@ cost_rates compile_rates(const cost_model& m)
             r.deferred_floor_ns_per_page = d.value;
         else if (n == "cache_lines_per_cpu")
             r.cache_lines_per_cpu = static_cast<int>(d.value);
+        else if (n == "smt_busy_sibling_factor")
+            r.smt_busy_sibling_factor = d.value;
         else
             throw std::logic_error("compile_rates: unhandled rate " + n);
     }

@@ -49,6 +49,9 @@ struct cost_rates {
     double deferred_t1_ns_per_page = 16; // deferred init, one thread
     double deferred_floor_ns_per_page = 1.5; // memory-bandwidth floor of a node
     int cache_lines_per_cpu = 16384; // struct pages a CPU's caches keep (for the hit/miss model)
+    // Extra time user code takes while its SMT sibling is busy, as a share of its time alone: 2 / pair - 1
+    // where pair is what two busy threads of one core do together (0: a sibling costs nothing).
+    double smt_busy_sibling_factor = 0;
     // Where the lock word's home node matters (cost-model-sources §1b, §5a). Each defaults to the plain
     // rate above when the class shows no home-node effect; handover_ns() picks among them.
     double handover_socket_home_remote_ns = 70; // same socket, lock word homed on another socket (Rome: 2x)

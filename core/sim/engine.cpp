@@ -49,6 +49,7 @@ bool engine::impl::step()
     const vtime_ns t = clock[cpu];
     acting = cpu;
     in_step = true;
+    const std::uint64_t spin_before = cpu_m[cpu].spin_ns;
     s.chunk_kind = cpu_activity::ready; // run_chunk sets it again when this step is a chunk
     if (t >= s.next_tick) {
         run_tick(cpu);
@@ -65,10 +66,28 @@ bool engine::impl::step()
         run_action(cpu);
     }
     in_step = false;
+    note_core_share(cpu, t, spin_before);
     requeue(cpu);
     ++steps;
     if (pending_init && now() >= boot_st.times.init_end_ns) complete_deferred_init();
     return true;
+}
+
+// What the step just run on `cpu` (from `start`, with `spin_before` of spin time before it) did with the
+// core, for its SMT sibling's user code (run_action). A spin wait runs PAUSE, which hands the core's shared
+// resources to the other thread (Intel's optimisation manual on spin-wait loops), so it counts as idle.
+void engine::impl::note_core_share(int cpu, vtime_ns start, std::uint64_t spin_before)
+{
+    cpu_state& s = st[cpu];
+    constexpr std::uint32_t whole = 1u << 16;
+    if (s.chunk_kind == cpu_activity::compute) {
+        s.core_share_q16 = whole;
+    } else if (s.chunk_kind == cpu_activity::idle) {
+        s.core_share_q16 = 0;
+    } else if (clock[cpu] > start) {
+        const std::uint64_t d = clock[cpu] - start, spin = std::min(cpu_m[cpu].spin_ns - spin_before, d);
+        s.core_share_q16 = static_cast<std::uint32_t>((d - spin) * whole / d);
+    }
 }
 
 // One piece of a compute or idle period, ending at the period's end or the next tick, whichever is first.
@@ -109,9 +128,13 @@ void engine::impl::run_action(int cpu)
     case cpu_action::kind::free:
         do_free(cpu, a);
         break;
-    case cpu_action::kind::compute:
-        start_activity(cpu, cpu_activity::compute, a.ns);
+    case cpu_action::kind::compute: {
+        // User code shares the core with the SMT sibling: what the sibling is doing now stands for the period.
+        const int sib = st[cpu].smt_sibling;
+        start_activity(
+            cpu, cpu_activity::compute, sib < 0 ? a.ns : prices.smt_stretched_ns(a.ns, st[sib].core_share_q16));
         break;
+    }
     case cpu_action::kind::idle:
         start_activity(cpu, cpu_activity::idle, a.ns);
         break;

@@ -75,6 +75,7 @@ void engine::impl::reset_run_state()
         s.socket = socket[c] = m->node_data(s.node).socket;
         // Linux numbers the first thread of every core first, then the second threads (enumerate_cpus).
         s.core = c % cores;
+        if (threads == 2 && cores != n) s.smt_sibling = (c + cores) % n;
         s.next_tick = first_tick(c);
         s.runs_workload = cfg.cpus.empty();
     }
@@ -240,6 +241,7 @@ workload_env engine::impl::make_env() const
     e.seed = cfg.seed;
     e.intensity = cfg.intensity;
     e.user_ns_per_page = rates.clear_page_ns;
+    if (cfg.spec.threads_per_core == 2) e.smt_alone_share = 1 / (1 + rates.smt_busy_sibling_factor);
     return e;
 }
 

@@ -54,6 +54,10 @@ struct cpu_state {
     std::uint32_t rem_ps = 0; // charged work below one nanosecond, carried over
     std::uint32_t reclaim_nodes = 0; // nodes (bit per node) whose reclaimer runs on this CPU and has work
     int node = 0, socket = 0, core = 0;
+    int smt_sibling = -1; // the other thread of this CPU's core (-1: none, or more than two threads per core)
+    // How much of the core this CPU's last step used, in 1/65536ths: user code 1, idle 0, kernel work its
+    // share not spent spinning. A spinner's PAUSE and an idle thread leave the core to the sibling.
+    std::uint32_t core_share_q16 = 0;
 };
 
 // Power-on to the workload's start (engine_boot.cpp).
@@ -150,6 +154,7 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     vtime_ns now() const { return heap.empty() ? 0 : heap.top_key(); }
     bool step();
     void run_chunk(int cpu);
+    void note_core_share(int cpu, vtime_ns start, std::uint64_t spin_before);
     void start_activity(int cpu, cpu_activity a, vtime_ns ns);
     void run_action(int cpu);
     void do_alloc(int cpu, const cpu_action& a);

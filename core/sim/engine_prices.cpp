@@ -32,6 +32,7 @@ work_prices work_prices::from(const cost_rates& r)
     p.call_ns = to_int(r.call_ns, 1.0);
     p.lock_ns = to_int(r.lock_ns, 1.0);
     p.clear_page_ns = std::max<std::uint64_t>(to_int(r.clear_page_ns, 1.0), 1);
+    p.smt_busy_sibling_q16 = to_int(r.smt_busy_sibling_factor, 65536.0);
     for (int smt = 0; smt < 2; ++smt)
         for (int sock = 0; sock < 2; ++sock)
             for (int holder = 0; holder < 2; ++holder)

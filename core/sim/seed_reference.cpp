@@ -38,7 +38,13 @@ std::vector<seed_reference> make_references()
         {"build_elapsed_s", "elapsed time", "s", 162.42, 118.46, false, -27.06, change_form::percent, ec::decrease, "",
             false, k0 + "Amean elsp-256", ""},
         {"user_ns", "user CPU time", "s", 13249.50, 15928.40, false, 20.22, change_form::percent, ec::increase, "",
-            false, k0 + "Amean user-256 (worse with the fix)", ""},
+            false, k0 + "Amean user-256 (worse with the fix)",
+            "User code shares its core with the SMT sibling (smt.pair_throughput in the model assumptions): a "
+            "sibling spinning on zone->lock runs PAUSE and leaves the core to it, one that compiles leaves it "
+            "smt.pair_throughput / 2 of the core (0.68 here). "
+            "With the fix the siblings spin less and compile more, so each compile takes longer. The pair "
+            "throughput is the nearest published figure (a Zen 1 average over multi-threaded programs, L), not a "
+            "kernel build's on Zen 2"},
         {"zone_lock_wait_ns", "zone->lock wait", "ns", std::nullopt, std::nullopt, false, std::nullopt,
             change_form::percent, ec::decrease, "", false, "seed 000 mail: the profile blamed zone->lock contention",
             ""},

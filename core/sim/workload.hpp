@@ -47,6 +47,10 @@ struct workload_env {
     std::uint64_t seed = 1;
     double intensity = 1.0; // 0..1+: scales task count / sizes where meaningful
     double user_ns_per_page = 0; // cost of writing one 4 KiB page (clear_page), from the cost model
+    // The time user work takes alone on its core, as a share of its time beside a busy SMT sibling
+    // (smt.pair_throughput / 2; 1 without SMT): turns CPU times measured on a fully loaded SMT machine into
+    // the engine's unit, the time alone (the engine stretches it again while the sibling is busy).
+    double smt_alone_share = 1;
 };
 
 // A tunable of a workload (documented at the top of its file). 0 usually means "derive from the machine".

@@ -61,7 +61,7 @@ TEST_CASE("a lesson run to the workload's end is watched first, then doubles its
         CHECK(p.speed_at(std::nullopt, t) >= last);
         last = p.speed_at(std::nullopt, t);
     }
-    // Lesson 3's build (105 ms of virtual time) is watched for a little over the watch time ...
+    // A build of 105 ms of virtual time is watched for a little over the watch time ...
     const auto build = wall_time(p, std::nullopt, 105e6);
     CHECK(build >= 4000ms);
     CHECK(build <= 4500ms);

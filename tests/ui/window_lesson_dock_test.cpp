@@ -274,7 +274,7 @@ TEST_CASE("closing the lessons dock leaves the lesson: the user's speed and inte
     CHECK(panel.run_button()->text() == QStringLiteral("Set up and run"));
 }
 
-// What the class sees of lesson 3's build (`run: finish`, 105 ms of virtual time): it used to be over 145 ms
+// What the class sees of lesson 3's build (`run: finish`, about 74 ms of virtual time): it used to be over 145 ms
 // after the click. Paced, it lasts at least the watch time, and the figures are those of an unpaced run.
 TEST_CASE(
     "a lesson's build lasts at least the watch time, with the figures of a run at full speed", "[ui][window][lesson]")

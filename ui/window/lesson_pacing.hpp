@@ -18,7 +18,7 @@ namespace pcplab::ui
 
 struct lesson_pacing {
     std::chrono::milliseconds watch{4000}; // 0: as fast as the machine goes
-    sim::vtime_ns finish_shown_ns = 100'000'000; // a lesson's build is about this long (lesson 3: 105 ms)
+    sim::vtime_ns finish_shown_ns = 70'000'000; // a lesson's build is about this long (lesson 3: about 74 ms)
 
     // The pace (virtual ns per wall second; 0 = as fast as possible) `elapsed` after the run began, for a run
     // of `span_ns` of virtual time (nullopt: until the workload finishes).

@@ -56,7 +56,7 @@ TEST_CASE("every shipped preset resolves to a complete cost model of its machine
         // Every key a rate reads is there (compile_rates throws otherwise) and every rate is positive.
         REQUIRE_NOTHROW(sim::compile_rates(m));
         const auto rates = sim::explain_rates(m);
-        CHECK(rates.size() == 18);
+        CHECK(rates.size() == 19);
         for (const auto& r : rates) {
             INFO(r.name << " = " << r.formula);
             CHECK(r.value > 0);
