@@ -42,7 +42,8 @@ pcp_limits six_times_batch_limits(const kernel_era& era, const zone_limit_inputs
 } // namespace
 
 // zone_batchsize (mm/page_alloc.c, v2.6.13 .. v6.19): about 0.1% of the zone, capped at batch_cap_bytes
-// (256 KiB, then 512 KiB, 1 MiB from v4.19), quartered, then clamped to 2^n - 1 because power-of-two batches
+// (256 KiB, then 512 KiB, 1 MiB from v4.19: bytes / PAGE_SIZE, so 1 MiB is 256 pages of 4 KiB, 64 of 16 KiB,
+// 16 of 64 KiB), quartered, then clamped to 2^n - 1 because power-of-two batches
 // alias badly in the cache (rounding up before v2.6.16, down after). Can return 0 (a b of 1 maps to 2^0 - 1)
 // until v6.19 returns 1 instead.
 int zone_batchsize(const kernel_era& era, unsigned long pages, unsigned page_shift)

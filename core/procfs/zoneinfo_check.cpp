@@ -146,16 +146,18 @@ std::optional<managed_interval> sizes_reproducing(const zone_inputs& in, unsigne
 }
 
 // The memory section sizes of the architectures (SECTION_SIZE_BITS): the part of a node's highest zone that
-// deferred init leaves initialised early is one section (v4.17+).
+// deferred init leaves initialised early is one section (v4.17+). arm64 had 1 GiB sections until v5.12
+// ("arm64/sparsemem: reduce SECTION_SIZE_BITS"), not listed: 1 GiB / 1024 is 1 MiB of pages, at or above
+// zone_batchsize's cap at every page size, so such an early section gives the whole zone's limits (v4.17 .. v5.3).
 struct section_size {
     unsigned long bytes;
     const char* arch;
 };
 constexpr section_size k_sections[] = {
-    {128UL << 20, "x86-64, arm64 with 4 KiB pages"},
+    {128UL << 20, "x86-64; arm64 from v5.12 with 4 or 16 KiB pages"},
     {256UL << 20, "s390"},
     {16UL << 20, "ppc64"},
-    {512UL << 20, "arm64 with 64 KiB pages"},
+    {512UL << 20, "arm64 from v5.12 with 64 KiB pages"},
 };
 
 std::string sizes_text(const managed_interval& r, unsigned page_shift, bool name_section)

@@ -148,6 +148,52 @@ TEST_CASE("zone_batchsize follows the worked examples of each era")
     CHECK(zone_batchsize(era_of("v6.19"), 32768) == 7);
 }
 
+TEST_CASE("with 16 KiB pages the byte caps hold a quarter of the pages: batch, fraction cap, vm stat threshold")
+{
+    // arm64 with CONFIG_ARM64_16K_PAGES (Apple M1 under Asahi, Android's 16 KiB kernels): PAGE_SHIFT 14.
+    // zone_batchsize caps bytes (SZ_1M / PAGE_SIZE since v4.19): 64 pages of 16 KiB; 64 / 4 = 16 ->
+    // rounddown_pow_of_two(24) - 1 = 15, where the same zone in 4 KiB pages gets 256 / 4 = 64 -> 63.
+    auto v66 = era_of("v6.6");
+    CHECK(zone_batchsize(v66, 1UL << 20, 14) == 15);
+    CHECK(zone_batchsize(v66, 1UL << 20, 12) == 63);
+    // Under the cap the page count decides, whatever the page size: 32768 >> 10 = 32 -> 8 -> 7.
+    CHECK(zone_batchsize(v66, 32768, 14) == 7);
+    CHECK(zone_batchsize(v66, 32768, 12) == 7);
+    // v4.18 and before: 512 KiB = 32 pages -> 8 -> 7 (31 in 4 KiB pages).
+    CHECK(zone_batchsize(era_of("v4.17"), 1UL << 20, 14) == 7);
+    CHECK(zone_batchsize(era_of("v4.17"), 1UL << 20, 12) == 31);
+    // Before v2.6.16: 256 KiB = 16 pages -> 4, rounded up: (1 << fls(6)) - 1 = 7 (31 in 4 KiB pages).
+    CHECK(zone_batchsize(era_of("v2.6.15"), 1UL << 20, 14) == 7);
+    CHECK(zone_batchsize(era_of("v2.6.15"), 1UL << 20, 12) == 31);
+
+    // vm.percpu_pagelist_fraction (v5.4): batch a quarter of high, at most PAGE_SHIFT * 8 = 112 (96 at 4 KiB).
+    sysctl_values frac;
+    frac.percpu_pagelist_fraction = 8;
+    auto in16 = inputs(1000000, 0, 4);
+    in16.page_shift = 14;
+    auto big = compute_pcp_limits(era_of("v5.4"), false, in16, frac);
+    CHECK(big.high == 125000);
+    CHECK(big.batch == 112);
+    // v5.4 without the sysctl: high = 6 x batch, the batch in 16 KiB pages.
+    auto six = compute_pcp_limits(era_of("v5.4"), false, in16, sysctl_values{});
+    CHECK(six.batch == 15);
+    CHECK(six.high == 90);
+
+    // v6.7+: high_min and high_max count pages and do not see the page size; only the batch does (and
+    // the 4 x batch floor). A 4 GiB zone of 16 KiB pages (258000 managed, low 616) on an 8-CPU node.
+    auto dma = inputs(258000, 616, 8);
+    dma.page_shift = 14;
+    auto l = compute_pcp_limits(era_of("v6.18"), true, dma, sysctl_values{});
+    CHECK(l.batch == 15);
+    CHECK(l.high_min == 77); // 616 / 8
+    CHECK(l.high_max == 4031); // 258000 / 8 / 8
+
+    // calculate_normal_threshold: mem = managed >> (27 - PAGE_SHIFT), 128 MiB units whatever the page size:
+    // 258000 >> 13 = 31 -> 2 * fls(8) * (1 + fls(31)) = 48; the same count of 4 KiB pages is 7 units -> 32.
+    CHECK(calculate_normal_threshold(258000, 8, 14) == 48);
+    CHECK(calculate_normal_threshold(258000, 8, 12) == 32);
+}
+
 TEST_CASE("v5.4 derives high as six times the raw batch")
 {
     auto e = era_of("v5.4");

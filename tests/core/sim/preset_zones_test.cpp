@@ -74,6 +74,42 @@ TEST_CASE("page size and section size reach the machine and its formulas")
     CHECK(pcp.high == 0);
 }
 
+TEST_CASE("a 16 KiB page machine boots to the kernel's batch, high and watermarks worked by hand")
+{
+    // An arm64 machine with CONFIG_ARM64_16K_PAGES (the layout of an 8 GiB Apple M1 under Asahi: 8 CPUs,
+    // 4 GiB of DMA and 4 GiB of Normal in 16 KiB pages), v6.18 with pcp-high-autotune.
+    auto spec = ok(sim::parse_preset(
+        preset("v6.18",
+            R"({"cpus": 8, "zones": [{"zone": "DMA", "present_pages": 262144, "managed_pages": 258000},
+                                     {"zone": "Normal", "present_pages": 262144, "managed_pages": 259000}]})",
+            R"("page_size_kib": 16, )"),
+        "m1.json"));
+    CHECK(spec.page_shift == 14);
+    mm::machine m(spec, *mm::kernel_version::parse("v6.18"), mm::default_patches(*mm::kernel_version::parse("v6.18")));
+    mm::boot(m);
+    // calculate_min_free_kbytes: lowmem 517000 pages x 16 KiB = 8272000 kB; int_sqrt(8272000 * 16) = 11504.
+    CHECK(m.min_free_kbytes == 11504);
+    // __setup_per_zone_wmarks: pages_min = 11504 >> (14 - 10) = 719, shared by managed pages: DMA
+    // 719 * 258000 / 517000 = 358; low and high add max(358 / 4, 258000 * 10 / 10000) = 258 once and twice.
+    const auto& dma = m.nodes[0]->z(mm::ZONE_DMA);
+    CHECK(dma.min_wmark_pages() == 358);
+    CHECK(dma.low_wmark_pages() == 616);
+    CHECK(dma.high_wmark_pages() == 874);
+    const auto& normal = m.nodes[0]->z(mm::ZONE_NORMAL);
+    CHECK(normal.min_wmark_pages() == 360); // 719 * 259000 / 517000
+    CHECK(normal.low_wmark_pages() == 619);
+    // zone_batchsize: min(258000 >> 10, 1 MiB / 16 KiB = 64) / 4 = 16 -> 15; zone_highsize: low / 8 CPUs
+    // and managed / 8 / 8 CPUs; calculate_normal_threshold: 2 * fls(8) * (1 + fls(258000 >> 13)) = 48.
+    for (const auto* z : {&dma, &normal}) {
+        const auto& pcp = z->per_cpu_pageset[7];
+        CHECK(pcp.batch == 15);
+        CHECK(pcp.high_min == 77);
+        CHECK(pcp.stat_threshold == 48);
+    }
+    CHECK(dma.per_cpu_pageset[0].high_max == 4031);
+    CHECK(normal.per_cpu_pageset[0].high_max == 4046); // 259000 / 8 / 8
+}
+
 TEST_CASE("a HighMem zone sits in the Movable slot and is highmem to the watermarks")
 {
     auto spec = ok(sim::parse_preset(
