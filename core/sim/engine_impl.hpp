@@ -54,6 +54,9 @@ struct cpu_state {
     std::uint32_t rem_ps = 0; // charged work below one nanosecond, carried over
     std::uint32_t reclaim_nodes = 0; // nodes (bit per node) whose reclaimer runs on this CPU and has work
     int node = 0, socket = 0, core = 0;
+    // The pageset a free_pages_nolock left above its high, and since when (engine_any_context.cpp).
+    mm::zone* over_high_zone = nullptr;
+    vtime_ns over_high_since = 0;
 };
 
 // Power-on to the workload's start (engine_boot.cpp).
@@ -154,6 +157,10 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void run_action(int cpu);
     void do_alloc(int cpu, const cpu_action& a);
     void do_free(int cpu, const cpu_action& a);
+    // Any-context calls (engine_any_context.cpp): their counts, and how long a nolock free's overshoot lasts.
+    void note_any_context_alloc(int cpu, mm::pfn_t pfn, std::uint64_t spin_before);
+    void note_any_context_free(int cpu, mm::zone& z, std::size_t parked_before, std::uint64_t spin_before);
+    void check_over_high(int cpu);
     void requeue(int cpu) { heap.update(cpu, clock[cpu]); }
 
     // engine_locks.cpp
