@@ -80,7 +80,7 @@ TEST_CASE("free_pages_nolock leaves pcp->count above high until an ordinary free
     require_conserved(*m);
 }
 
-TEST_CASE("free_pages_nolock parks a block on zone->trylock_free_pages when both trylocks fail; the next "
+TEST_CASE("free_pages_nolock parks a block on zone->trylock_free_pages when both trylocks fail and the next "
           "ordinary free_one_page merges it")
 {
     auto m = nolock_machine();
