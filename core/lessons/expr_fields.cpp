@@ -121,6 +121,28 @@ std::vector<field_def> global_fields()
     for (const auto& t : totals)
         f.push_back(num(std::string("totals.") + t.name, t.what,
             [m = t.field](const eval_context& c, std::size_t) { return c.snap->totals.*m; }));
+    // Calls from any context (v6.15 alloc-pages-nolock), one field each.
+    struct any_context_total {
+        const char* name;
+        std::uint64_t sim::any_context_metrics::*field;
+        const char* what;
+    };
+    static const any_context_total any_context[] = {
+        {"allocs", &sim::any_context_metrics::allocs, "allocations from any context"},
+        {"failures", &sim::any_context_metrics::failures, "allocations from any context that failed"},
+        {"failures_deferred_init", &sim::any_context_metrics::failures_deferred_init,
+            "allocations from any context that failed while deferred init ran"},
+        {"spin_ns", &sim::any_context_metrics::spin_ns, "lock waits inside calls from any context, ns"},
+        {"frees_over_high", &sim::any_context_metrics::frees_over_high,
+            "frees from any context that left a pageset above its high"},
+        {"over_high_pages_max", &sim::any_context_metrics::over_high_pages_max,
+            "the most pages a pageset held above high after such a free"},
+        {"over_high_ns_max", &sim::any_context_metrics::over_high_ns_max,
+            "the longest a pageset stayed above high after such a free, ns"},
+    };
+    for (const auto& t : any_context)
+        f.push_back(num(std::string("totals.any_context.") + t.name, t.what,
+            [m = t.field](const eval_context& c, std::size_t) { return c.snap->totals.any_context.*m; }));
     return f;
 }
 

@@ -171,6 +171,24 @@ const std::vector<story_text>& table()
                         {"zone->lock held, summed", "sum(zones, lock.hold_ns)", "ns"},
                         {"file pages streamed", "score.work_units", ""}}},
             }},
+        {"008", "008: allocation from any context, with trylocks only",
+            "skylake-2s on v6.18, bpf-any-context from power-on: A's program allocates on the ordinary paths, B's "
+            "with alloc_pages_nolock and free_pages_nolock",
+            1e8,
+            {
+                {300 * MS, "pcp", "A BPF program allocating from any context",
+                    "A tracing program on every CPU allocates pages for its map from whatever it interrupted, and "
+                    "every 128 pages frees them all. A (before v6.15) has no allocator it may call there: the "
+                    "model lets it take the ordinary paths, where it waits for zone->lock like anyone else. B "
+                    "(v6.15) only tries the locks: its program got nothing while deferred init ran, and its frees "
+                    "skip the high check, so a pageset stays above pcp->high until the CPU's next ordinary free "
+                    "flushes it.",
+                    {{"any-context allocations failed during deferred init",
+                         "totals.any_context.failures_deferred_init", ""},
+                        {"frees that left a pageset above high", "totals.any_context.frees_over_high", ""},
+                        {"longest time above high", "totals.any_context.over_high_ns_max", "ns"},
+                        {"lock waiting inside any-context calls", "totals.any_context.spin_ns", "ns"}}},
+            }},
     };
     return t;
 }

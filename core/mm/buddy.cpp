@@ -174,14 +174,39 @@ pfn_t __rmqueue_smallest(mm_ctx& c, zone& z, unsigned order, int migratetype)
     return NO_PFN;
 }
 
-// free_one_page (v5.4 / v6.x): a block straight to the buddy allocator under zone->lock. With isolated
-// pageblocks in the zone the pageblock's own type wins over the caller's.
-void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetype, unsigned fpi, lock_caller caller)
+namespace
 {
-    zone_lock_guard lock(c, z, caller);
+
+// The merge itself, under zone->lock. With isolated pageblocks in the zone the pageblock's own type wins
+// over the caller's.
+void free_one_page_locked(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetype, unsigned fpi)
+{
     if (z.nr_isolate_pageblock || migratetype == MIGRATE_ISOLATE) migratetype = c.m.get_pageblock_migratetype(pfn);
     __free_one_page(c, z, pfn, order, migratetype, fpi);
     c.work.pages_to_buddy += 1UL << order;
+}
+
+} // namespace
+
+// free_one_page (v5.4 / v6.x): a block straight to the buddy allocator under zone->lock. v6.15+ (8c57b687e833,
+// "mm, bpf: Introduce free_pages_nolock()"): with FPI_TRYLOCK a failed trylock parks the block on
+// zone->trylock_free_pages (add_page_to_zone_llist) instead of spinning; a caller that takes the lock normally
+// merges the parked blocks first, so they wait at most until the zone's next ordinary free_one_page.
+void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetype, unsigned fpi, lock_caller caller)
+{
+    const bool nolock = fpi & FPI_TRYLOCK;
+    zone_lock_guard lock(c, z, caller, /*try_only=*/nolock);
+    if (!lock.held()) {
+        // The page keeps its allocated state to verify(): it has left its owner and not reached the lists.
+        z.trylock_free_pages.push_back({pfn, order});
+        return;
+    }
+    if (!nolock && !z.trylock_free_pages.empty()) {
+        for (const auto& d : z.trylock_free_pages)
+            free_one_page_locked(c, z, d.pfn, d.order, c.m.get_pageblock_migratetype(d.pfn), FPI_NONE);
+        z.trylock_free_pages.clear();
+    }
+    free_one_page_locked(c, z, pfn, order, migratetype, fpi);
 }
 
 // rmqueue_bulk (v5.4 / v6.x): `count` blocks under one zone->lock hold, each appended to the tail of the
@@ -191,7 +216,9 @@ void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetyp
 // that failed would fail again. Without it each page starts from the native list and the claim search.
 int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype, unsigned alloc_flags)
 {
-    zone_lock_guard lock(c, z, lock_caller::rmqueue_bulk);
+    // v6.15 ALLOC_TRYLOCK (alloc_pages_nolock): a held zone->lock means no refill, not a wait.
+    zone_lock_guard lock(c, z, lock_caller::rmqueue_bulk, /*try_only=*/(alloc_flags & ALLOC_TRYLOCK) != 0);
+    if (!lock.held()) return 0;
     list_ops lo = c.m.lists();
     const bool keep_mode = c.m.patches[patch::rmqueue_bulk_fallback_mode];
     rmqueue_mode mode = rmqueue_mode::normal;
@@ -216,7 +243,8 @@ int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list,
 // (reserve_highatomic_pageblock is not modelled), so that list stays empty unless a test puts pages on it.
 pfn_t rmqueue_buddy(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned alloc_flags)
 {
-    zone_lock_guard lock(c, z, lock_caller::rmqueue_buddy);
+    zone_lock_guard lock(c, z, lock_caller::rmqueue_buddy, /*try_only=*/(alloc_flags & ALLOC_TRYLOCK) != 0);
+    if (!lock.held()) return NO_PFN; // v6.15 ALLOC_TRYLOCK: give up rather than spin
     pfn_t pfn = NO_PFN;
     if (alloc_flags & ALLOC_HARDER) pfn = __rmqueue_smallest(c, z, order, MIGRATE_HIGHATOMIC);
     if (pfn == NO_PFN) pfn = __rmqueue(c, z, order, migratetype, alloc_flags);

@@ -13,7 +13,8 @@ void counting_lock_ops::lock(const lock_id& id, int, lock_caller)
 
 bool counting_lock_ops::trylock(const lock_id& id, int cpu, lock_caller caller)
 {
-    if (id.kind == lock_kind::pcp_lock && fail_pcp_trylock) {
+    if ((id.kind == lock_kind::pcp_lock && fail_pcp_trylock)
+        || (id.kind == lock_kind::zone_lock && fail_zone_trylock)) {
         ++m_stats[static_cast<unsigned>(id.kind)][static_cast<unsigned>(caller)].trylock_failures;
         return false;
     }

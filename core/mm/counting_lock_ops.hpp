@@ -40,6 +40,8 @@ public:
     std::vector<hold> holds;
     // For tests of pcp->lock trylock fallbacks: when set, every pcp trylock fails.
     bool fail_pcp_trylock = false;
+    // For tests of the v6.15 nolock paths: when set, every zone->lock trylock fails.
+    bool fail_zone_trylock = false;
     int depth(lock_kind k) const { return m_depth[static_cast<unsigned>(k)]; }
 
 private:

@@ -53,7 +53,8 @@ inline constexpr pfn_t MAX_DMA32_PFN = (4UL << 30) >> PAGE_SHIFT;
 enum zone_watermarks : std::uint8_t { WMARK_MIN, WMARK_LOW, WMARK_HIGH, WMARK_PROMO, NR_WMARK };
 
 // Free page indicator bits (FPI_*), mm/page_alloc.c
-enum fpi_t : unsigned { FPI_NONE = 0, FPI_TO_TAIL = 1U << 1 };
+// FPI_TRYLOCK (v6.15 free_pages_nolock, FPI_NOLOCK from v6.19): take zone->lock only with a trylock.
+enum fpi_t : unsigned { FPI_NONE = 0, FPI_TO_TAIL = 1U << 1, FPI_TRYLOCK = 1U << 2 };
 
 // alloc_flags bits used by the model (mm/internal.h)
 enum alloc_flag : unsigned {
@@ -64,6 +65,9 @@ enum alloc_flag : unsigned {
     ALLOC_WMARK_MASK = 7,
     ALLOC_HARDER = 0x10,
     ALLOC_NOFRAGMENT = 0x100,
+    // v6.15 alloc_pages_nolock: rmqueue_bulk / rmqueue_buddy only trylock zone->lock (the kernel's bit value
+    // moved between versions; only its meaning matters here).
+    ALLOC_TRYLOCK = 0x800,
 };
 
 } // namespace pcplab::mm

@@ -110,4 +110,50 @@ void free_pages(mm_ctx& c, pfn_t pfn, unsigned order)
     maybe_verify(c.m);
 }
 
+// The static key stays on from boot until page_alloc_init_late has waited for every pgdatinit thread.
+bool deferred_pages_enabled(const machine& m)
+{
+    return m.stage != boot_stage::booted;
+}
+
+bool has_alloc_pages_nolock(const machine& m)
+{
+    return m.patches[patch::alloc_pages_nolock];
+}
+
+// alloc_pages_nolock (v6.15 try_alloc_pages_noprof .. v6.18): gfp without __GFP_RECLAIM, so an unmovable
+// request for the lowmem zones; alloc_flags is ALLOC_TRYLOCK alone, whose watermark bits read as
+// ALLOC_WMARK_MIN. One get_page_from_freelist and no __alloc_pages_slowpath: a failure is final.
+pfn_t alloc_pages_nolock(mm_ctx& c, int nid, unsigned order)
+{
+    // Costly orders never come from the PCP, and the buddy path for them could need more than a trylock.
+    if (!pcp_allowed_order(c.m.era, order)) return NO_PFN;
+    // _deferred_grow_zone would take the zone's locks; the kernel gives up until deferred init has ended.
+    if (deferred_pages_enabled(c.m)) return NO_PFN;
+    alloc_request req;
+    req.order = order;
+    req.migratetype = MIGRATE_UNMOVABLE;
+    req.highest_zoneidx = ZONE_NORMAL;
+    const unsigned alloc_flags = ALLOC_TRYLOCK | ALLOC_WMARK_MIN;
+    pfn_t pfn = get_page_from_freelist(c, req, alloc_flags, nid >= 0 ? nid : c.nid);
+    if (pfn != NO_PFN) {
+        page& p = c.m.pfn_to_page(pfn);
+        p.state = page_state::allocated;
+        p.order = static_cast<std::uint8_t>(order);
+    }
+    maybe_verify(c.m);
+    return pfn;
+}
+
+// free_pages_nolock (v6.15+): the page's last reference gone, __free_unref_page / __free_frozen_pages with
+// FPI_TRYLOCK: pcp->lock tried (as every free is since v6.0), no flush above high, zone->lock tried or the
+// block parked on zone->trylock_free_pages.
+void free_pages_nolock(mm_ctx& c, pfn_t pfn, unsigned order)
+{
+    assert(c.m.pfn_to_page(pfn).state == page_state::allocated);
+    assert(c.m.pfn_to_page(pfn).order == order);
+    free_unref_page(c, pfn, order, FPI_TRYLOCK);
+    maybe_verify(c.m);
+}
+
 } // namespace pcplab::mm

@@ -20,4 +20,18 @@ pfn_t alloc_pages(mm_ctx& c, const alloc_request& req);
 // __free_pages: order-0 (and v5.14+ PCP-cacheable orders) through the PCP, larger ones to the buddy.
 void free_pages(mm_ctx& c, pfn_t pfn, unsigned order);
 
+// deferred_pages_enabled (v6.15 form; the static key page_alloc_init_late disables): true until every node's
+// deferred struct-page init has ended.
+bool deferred_pages_enabled(const machine& m);
+// Whether callers that may not spin or sleep (BPF programs in any context) have alloc_pages_nolock and
+// free_pages_nolock: the alloc-pages-nolock switch (v6.15+). Without it they take the ordinary paths.
+bool has_alloc_pages_nolock(const machine& m);
+// alloc_pages_nolock (v6.15 try_alloc_pages, 97769a53f117; "mm: rename try_alloc_pages() to
+// alloc_pages_nolock()", Alexei Starovoitov, 2025): one
+// PCP-cacheable block for a caller in any context: pcp->lock and zone->lock only tried, the min watermark,
+// no slow path, and NO_PFN while deferred init runs (growing a zone would take locks). nid -1: this CPU's.
+pfn_t alloc_pages_nolock(mm_ctx& c, int nid, unsigned order);
+// free_pages_nolock (v6.15, 8c57b687e833): __free_pages with FPI_TRYLOCK, for blocks from alloc_pages_nolock.
+void free_pages_nolock(mm_ctx& c, pfn_t pfn, unsigned order);
+
 } // namespace pcplab::mm

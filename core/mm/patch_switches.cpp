@@ -67,6 +67,17 @@ std::string fallback_mode_not_applicable(bool, const kernel_version& era)
     return {};
 }
 
+// alloc_pages_nolock only tries pcp->lock, which v6.0 added; before it the lists were guarded by disabling
+// IRQs on their own CPU, which an NMI cannot try, so the kernel had no page allocation from any context.
+std::string nolock_not_applicable(bool on, const kernel_version& era)
+{
+    if (on && !era.at_least(6, 0))
+        return "alloc-pages-nolock only tries pcp->lock and zone->lock; era " + era.str()
+            + " has no pcp->lock (v6.0) to try: its lists are guarded by disabling IRQs, which a caller in NMI "
+              "cannot do";
+    return {};
+}
+
 constexpr kernel_version v(int major, int minor)
 {
     return {major, minor, 0, 0};
@@ -119,6 +130,13 @@ constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
         // 90abee6d7895 "mm: page_alloc: speed up fallbacks in rmqueue_bulk()", merged for 6.15-rc3 (Fixes:
         // c2f6ea38fc1b, v6.15's claim-then-steal fallback, and c0cd6f557b90 of v6.10).
         {true, v(6, 15), std::nullopt}, fallback_mode_not_applicable, "11-rmqueue-bulk-fallback-mode", "007"},
+    {patch::alloc_pages_nolock, "alloc-pages-nolock",
+        "callers in any context (BPF) allocate and free with trylocks only: no slow path, failure while deferred "
+        "init runs, and a free may leave pcp->count above high",
+        "Alexei Starovoitov, 2025",
+        // 97769a53f117 "mm, bpf: Introduce try_alloc_pages() for opportunistic page allocation" and
+        // 8c57b687e833 "mm, bpf: Introduce free_pages_nolock()", merged for v6.15-rc1.
+        {true, v(6, 15), std::nullopt}, nolock_not_applicable, "12-alloc-pages-nolock", "008"},
 }};
 
 // The table is in enum order: patch_info(p) is k_patch_table[p].

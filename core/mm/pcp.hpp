@@ -38,13 +38,15 @@ pfn_t rmqueue_pcplist(mm_ctx& c, zone& z, unsigned order, int migratetype, unsig
 
 // --- free ---
 // free_unref_page (v5.4 .. v6.13; free_frozen_pages v6.14+): free a block through this CPU's pageset,
-// or straight to the buddy allocator when the order is not cached or the pcp trylock fails.
-void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order);
-// free_unref_page_commit / free_frozen_page_commit: put it on the list, flush when count >= high.
+// or straight to the buddy allocator when the order is not cached or the pcp trylock fails. `fpi`
+// FPI_TRYLOCK: free_pages_nolock's path (v6.15+).
+void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi = FPI_NONE);
+// free_unref_page_commit / free_frozen_page_commit: put it on the list, flush when count >= high (not with
+// FPI_TRYLOCK, v6.15+: the count may stay above high until a later free checks it).
 // `guard` is the caller's pcp->lock hold, which the batched free loop (seed 003) drops and re-takes; returns
 // false when that re-trylock failed and the pageset is no longer locked (v6.19's bool).
 bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order,
-    pcp_lock_guard* guard = nullptr);
+    pcp_lock_guard* guard = nullptr, unsigned fpi = FPI_NONE);
 // nr_pcp_high / nr_pcp_free (v5.14 .. v6.6 and v6.7+ forms)
 int nr_pcp_high(mm_ctx& c, per_cpu_pages& pcp, zone& z, int batch, bool free_high);
 int nr_pcp_free(mm_ctx& c, per_cpu_pages& pcp, int batch, int high, bool free_high);

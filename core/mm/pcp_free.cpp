@@ -117,8 +117,8 @@ bool flush_from_commit(
 
 // free_unref_page_commit (v5.4 / v5.14 / v5.18 / v6.7; free_frozen_page_commit v6.14+): add the block at the
 // list head (cache hot) and flush to the buddy allocator once count reaches the high limit.
-bool free_unref_page_commit(
-    mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order, pcp_lock_guard* guard)
+bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, int migratetype, unsigned order,
+    pcp_lock_guard* guard, unsigned fpi)
 {
     const pcp_tuning tuning = pcp_tuning_of(c.m);
     if (tuning == pcp_tuning::autotune_v6_7) pcp.alloc_factor >>= 1; // frees end a run of refills (nr_pcp_alloc)
@@ -140,6 +140,7 @@ bool free_unref_page_commit(
         if (pcp.count >= pcp.high) to_free = batch;
         break;
     case pcp_tuning::free_factor_v5_14: {
+        if (fpi & FPI_TRYLOCK) return true; // free_pages_nolock on a v6.0 .. v6.6 era: as v6.15 does above
         // v5.18 "Limit number of high-order pages on PCP during bulk free"
         bool free_high = c.m.era.has_free_high() && pcp.free_factor && order && order <= PAGE_ALLOC_COSTLY_ORDER;
         int high = nr_pcp_high(c, pcp, z, batch, free_high);
@@ -159,6 +160,9 @@ bool free_unref_page_commit(
         }
         if (pcp.free_count < (batch << c.m.sysctl.pcp_batch_scale_max))
             pcp.free_count = static_cast<std::int16_t>(pcp.free_count + (1 << order));
+        // v6.15 free_pages_nolock (8c57b687e833): a flush would take zone->lock, which this caller may not
+        // spin on, so count may stay above high until an ordinary free or an allocation brings it down.
+        if (fpi & FPI_TRYLOCK) return true;
         int high = nr_pcp_high(c, pcp, z, batch, free_high);
         if (pcp.count >= high) to_free = nr_pcp_free(c, pcp, batch, high, free_high);
         break;
@@ -177,19 +181,20 @@ bool free_unref_page_commit(
 // free_unref_page (v5.4 .. v6.13; free_frozen_pages v6.14+): cache the pageblock's migratetype in the page
 // (free_unref_page_prepare), send isolated pageblocks and uncached orders to the buddy allocator, put
 // HIGHATOMIC pages on the movable list, and (v6.0+) free to the buddy when pcp->lock's trylock fails.
-void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order)
+// With FPI_TRYLOCK (v6.15 free_pages_nolock) every zone->lock on the way is only tried.
+void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi)
 {
     page& p = c.m.pfn_to_page(pfn);
     zone& z = c.m.page_zone(p);
     const int pageblock_mt = c.m.get_pageblock_migratetype(pfn);
     if (!pcp_allowed_order(c.m.era, order)) {
-        free_one_page(c, z, pfn, order, pageblock_mt, FPI_NONE, lock_caller::free_one_page);
+        free_one_page(c, z, pfn, order, pageblock_mt, fpi, lock_caller::free_one_page);
         return;
     }
     int migratetype = pageblock_mt;
     if (migratetype >= MIGRATE_PCPTYPES) {
         if (migratetype == MIGRATE_ISOLATE) {
-            free_one_page(c, z, pfn, order, migratetype, FPI_NONE, lock_caller::free_one_page);
+            free_one_page(c, z, pfn, order, migratetype, fpi, lock_caller::free_one_page);
             return;
         }
         migratetype = MIGRATE_MOVABLE;
@@ -197,11 +202,11 @@ void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order)
 
     pcp_lock_guard guard(c, z, c.cpu, lock_caller::pcp_free, /*try_only=*/true);
     if (!guard.held()) {
-        free_one_page(c, z, pfn, order, pageblock_mt, FPI_NONE, lock_caller::free_one_page);
+        free_one_page(c, z, pfn, order, pageblock_mt, fpi, lock_caller::free_one_page);
         return;
     }
     p.pcp_mt = static_cast<std::uint8_t>(pageblock_mt);
-    free_unref_page_commit(c, z, this_cpu_pcp(z, c.cpu), pfn, migratetype, order, &guard);
+    free_unref_page_commit(c, z, this_cpu_pcp(z, c.cpu), pfn, migratetype, order, &guard, fpi);
 }
 
 } // namespace pcplab::mm

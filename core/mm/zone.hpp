@@ -53,6 +53,14 @@ struct zone {
     unsigned flags = 0;
     unsigned long nr_isolate_pageblock = 0;
 
+    // zone->trylock_free_pages (v6.15+): blocks a free_pages_nolock could not give back because its trylock
+    // of zone->lock failed; the next free_one_page that takes the lock normally merges them first.
+    struct deferred_free {
+        pfn_t pfn;
+        unsigned order;
+    };
+    std::vector<deferred_free> trylock_free_pages;
+
     // Counters printed in zoneinfo's numa stats (per zone, summed over CPUs)
     unsigned long numa_hit = 0, numa_miss = 0, numa_foreign = 0, numa_local = 0, numa_other = 0;
 

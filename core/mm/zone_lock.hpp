@@ -9,15 +9,20 @@ namespace pcplab::mm
 class zone_lock_guard
 {
 public:
-    zone_lock_guard(mm_ctx& c, const zone& z, lock_caller caller)
+    // try_only = true models spin_trylock_irqsave (v6.15 ALLOC_TRYLOCK / FPI_TRYLOCK): check held() afterwards.
+    zone_lock_guard(mm_ctx& c, const zone& z, lock_caller caller, bool try_only = false)
         : m_c(c)
         , m_id{lock_kind::zone_lock, z.node, z.idx, -1}
         , m_caller(caller)
         , m_start(c.work)
     {
-        m_c.locks.lock(m_id, m_c.cpu, m_caller);
+        if (try_only)
+            m_held = m_c.locks.trylock(m_id, m_c.cpu, m_caller);
+        else
+            m_c.locks.lock(m_id, m_c.cpu, m_caller);
     }
     ~zone_lock_guard() { unlock(); }
+    bool held() const { return m_held; }
     void unlock()
     {
         if (!m_held) return;

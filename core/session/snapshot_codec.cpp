@@ -252,6 +252,11 @@ std::string encode_snapshot(const sim::snapshot& s)
     // Encoding 4: the remote-drain switch's counters (pcp_spin_trylock failures, drain work on other CPUs).
     w.u(s.totals.pcp_trylock_failures);
     w.u(s.totals.remote_work_items);
+    // Encoding 5: calls from any context (the alloc-pages-nolock switch's figures).
+    const sim::any_context_metrics& ac = s.totals.any_context;
+    for (std::uint64_t v : {ac.allocs, ac.failures, ac.failures_deferred_init, ac.spin_ns, ac.frees, ac.frees_over_high,
+             ac.over_high_pages_max, ac.over_high_ns_max, ac.parked})
+        w.u(v);
     return w.take();
 }
 
@@ -339,6 +344,12 @@ sim::snapshot decode_snapshot(std::string_view blob)
     if (enc >= 4) {
         s.totals.pcp_trylock_failures = r.u();
         s.totals.remote_work_items = r.u();
+    }
+    if (enc >= 5) {
+        sim::any_context_metrics& ac = s.totals.any_context;
+        for (std::uint64_t* v : {&ac.allocs, &ac.failures, &ac.failures_deferred_init, &ac.spin_ns, &ac.frees,
+                 &ac.frees_over_high, &ac.over_high_pages_max, &ac.over_high_ns_max, &ac.parked})
+            *v = r.u();
     }
     // A placeholder the reader replaces with the recorded texts (procfs table).
     if (zoneinfo || buddyinfo) s.procfs = procfs::procfs_texts::from_texts({}, {});

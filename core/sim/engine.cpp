@@ -158,8 +158,11 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
     const int high_before = watched ? watched->per_cpu_pageset[cpu].high : 0;
 
     std::size_t more_calls = 0;
-    mm::pfn_t pfn = mm::alloc_pages(ctxs[cpu], req);
-    if (pfn == mm::NO_PFN) pfn = alloc_slowpath(cpu, req, more_calls);
+    const std::uint64_t spin_before = cpu_m[cpu].spin_ns;
+    // alloc_pages_nolock has no slow path: its failure is the caller's answer.
+    const bool nolock = a.any_context && mm::has_alloc_pages_nolock(*m);
+    mm::pfn_t pfn = nolock ? mm::alloc_pages_nolock(ctxs[cpu], -1, a.order) : mm::alloc_pages(ctxs[cpu], req);
+    if (pfn == mm::NO_PFN && !nolock) pfn = alloc_slowpath(cpu, req, more_calls);
     const bool refill = action.refill, direct = action.zone_direct;
     end_action(cpu, prices.call_ns * (1 + more_calls));
 
@@ -186,6 +189,8 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
                     : (watched->flags & mm::ZONE_BELOW_HIGH ? HIGH_SHRINK_BELOW_HIGH : HIGH_OTHER));
     }
     if (pfn != mm::NO_PFN) check_watermark(m->page_zone(m->pfn_to_page(pfn)));
+    if (a.any_context) note_any_context_alloc(cpu, pfn, spin_before);
+    check_over_high(cpu);
     load->allocated(cpu, pfn, clock[cpu] - round.origin);
 }
 
@@ -199,10 +204,17 @@ void engine::impl::do_free(int cpu, const cpu_action& a)
     mm::per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
     const int high_before = pcp.high;
 
+    const std::size_t parked_before = z.trylock_free_pages.size();
+    const std::uint64_t spin_before = cpu_m[cpu].spin_ns;
     begin_action(cpu);
-    mm::free_pages(ctxs[cpu], a.pfn, a.order);
+    if (a.any_context && mm::has_alloc_pages_nolock(*m))
+        mm::free_pages_nolock(ctxs[cpu], a.pfn, a.order);
+    else
+        mm::free_pages(ctxs[cpu], a.pfn, a.order);
     const bool flushed = action.flush;
     end_action(cpu, prices.call_ns);
+    if (a.any_context) note_any_context_free(cpu, z, parked_before, spin_before);
+    check_over_high(cpu);
 
     cpu_metrics& cm = cpu_m[cpu];
     cm.sys_ns += clock[cpu] - t0;

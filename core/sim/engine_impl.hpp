@@ -58,6 +58,9 @@ struct cpu_state {
     // How much of the core this CPU's last step used, in 1/65536ths: user code 1, idle 0, kernel work its
     // share not spent spinning. A spinner's PAUSE and an idle thread leave the core to the sibling.
     std::uint32_t core_share_q16 = 0;
+    // The pageset a free_pages_nolock left above its high, and since when (engine_any_context.cpp).
+    mm::zone* over_high_zone = nullptr;
+    vtime_ns over_high_since = 0;
 };
 
 // Power-on to the workload's start (engine_boot.cpp).
@@ -159,6 +162,10 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void run_action(int cpu);
     void do_alloc(int cpu, const cpu_action& a);
     void do_free(int cpu, const cpu_action& a);
+    // Any-context calls (engine_any_context.cpp): their counts, and how long a nolock free's overshoot lasts.
+    void note_any_context_alloc(int cpu, mm::pfn_t pfn, std::uint64_t spin_before);
+    void note_any_context_free(int cpu, mm::zone& z, std::size_t parked_before, std::uint64_t spin_before);
+    void check_over_high(int cpu);
     void requeue(int cpu) { heap.update(cpu, clock[cpu]); }
 
     // engine_locks.cpp

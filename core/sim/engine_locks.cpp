@@ -84,7 +84,8 @@ void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
     }
 }
 
-// pcp_spin_trylock (v6.0+): fails while another CPU (a remote drain) holds the pageset at this instant.
+// pcp_spin_trylock (v6.0+), and zone->lock's spin_trylock on the v6.15 nolock paths: fails while another CPU
+// holds the lock at this instant.
 bool engine::impl::trylock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
 {
     vlock& l = locks.of(id);

@@ -56,6 +56,7 @@ void engine::impl::run_tick(int cpu)
             push_event(std::move(e));
         }
     });
+    check_over_high(cpu); // decay_pcp_high may have trimmed a list a nolock free left above high
 }
 
 // wakeup_kswapd: an allocation left the zone below its low watermark.

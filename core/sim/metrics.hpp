@@ -45,7 +45,8 @@ struct lock_metrics {
     std::uint64_t waiting_ns = 0;
     vtime_ns waiting_until = 0; // end of the current merged interval (bookkeeping)
     vtime_ns waiting_from = 0; // start of the current merged interval (bookkeeping)
-    // pcp->lock only: trylocks that failed because another CPU held the pageset (v6.0+ fallback to the buddy).
+    // Trylocks that failed because another CPU held the lock: pcp->lock (v6.0+ fallback to the buddy), and
+    // zone->lock on the v6.15 nolock paths (alloc_pages_nolock gives up, free_pages_nolock parks the block).
     std::uint64_t trylock_failures = 0;
     // Grants whose request came earlier in virtual time than a request already granted (see engine_locks.cpp:
     // only a second lock taken inside one action can arrive late; 0 for one hold per action).
@@ -120,6 +121,19 @@ struct sim_event {
     event_field field = event_field::none;
 };
 
+// Allocations and frees from any context (cpu_action::any_context; v6.15 alloc-pages-nolock).
+struct any_context_metrics {
+    std::uint64_t allocs = 0, failures = 0;
+    std::uint64_t failures_deferred_init = 0; // failed while deferred init ran (alloc_pages_nolock refuses)
+    std::uint64_t spin_ns = 0; // lock waits inside these calls: what a caller that may not spin would spin
+    std::uint64_t frees = 0;
+    std::uint64_t frees_over_high = 0; // frees that left the pageset's count above its high
+    std::uint64_t over_high_pages_max = 0; // the most pages a pageset held above high after such a free
+    std::uint64_t over_high_ns_max = 0; // the longest a pageset stayed above high, from such a free on
+    std::uint64_t parked = 0; // blocks put on zone->trylock_free_pages (both trylocks failed)
+    bool operator==(const any_context_metrics&) const = default;
+};
+
 struct global_metrics {
     std::uint64_t allocs = 0, frees = 0;
     std::uint64_t pcp_hits = 0; // allocations served from a PCP list without a refill
@@ -133,6 +147,7 @@ struct global_metrics {
     // pcp_spin_trylock failures (v6.0+: another CPU held the pageset, so the caller went to the buddy lists),
     // counted when asked (engine::totals), and drain work items queued on CPUs other than the queuing one.
     std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
+    any_context_metrics any_context;
 };
 
 } // namespace pcplab::sim

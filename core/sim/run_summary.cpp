@@ -77,7 +77,13 @@ ojson totals_object(const run_totals& t)
         {"reclaimed_pages", t.reclaimed_pages}, {"pcp_trylock_failures", t.pcp_trylock_failures},
         {"remote_work_items", t.remote_work_items}, {"claim_searches", t.claim_searches}, {"sys_ns", t.sys_ns},
         {"user_ns", t.user_ns}, {"idle_ns", t.idle_ns}, {"spin_ns", t.spin_ns}, {"elapsed_ns", t.elapsed_ns},
-        {"score", t.score}};
+        {"score", t.score}, {"any_context_allocs", t.any_context.allocs},
+        {"any_context_failures", t.any_context.failures},
+        {"any_context_failures_deferred_init", t.any_context.failures_deferred_init},
+        {"any_context_spin_ns", t.any_context.spin_ns}, {"any_context_frees", t.any_context.frees},
+        {"any_context_frees_over_high", t.any_context.frees_over_high},
+        {"any_context_over_high_pages_max", t.any_context.over_high_pages_max},
+        {"any_context_over_high_ns_max", t.any_context.over_high_ns_max}, {"any_context_parked", t.any_context.parked}};
 }
 
 // Fields that name the configuration rather than measure it: a repeat keeps the first run's value.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "mm/lock_ops.hpp"
+#include "sim/metrics.hpp"
 
 #include <cstdint>
 #include <string>
@@ -58,6 +59,8 @@ struct run_totals {
     std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
     // v6.15+ __rmqueue_claim searches (the top-down search for a fallback block to claim), every CPU.
     std::uint64_t claim_searches = 0;
+    // Calls from any context (v6.15 alloc-pages-nolock): failures, spinning and pcp->high overshoot.
+    any_context_metrics any_context;
     std::uint64_t sys_ns = 0, user_ns = 0, idle_ns = 0, spin_ns = 0; // summed over CPUs
     std::uint64_t elapsed_ns = 0; // virtual time of the run
     double score = 0; // work units per virtual second

@@ -155,6 +155,14 @@ std::string totals(const ojson& j)
         {"user time", fig(t["user_ns"], ns_str), "idle", fig(t["idle_ns"], ns_str), "elapsed",
             fig(t["elapsed_ns"], ns_str)},
     };
+    // Calls from any context (a BPF-like workload): shown only where the workload made them.
+    if (t.contains("any_context_allocs") && mean_of(t["any_context_allocs"]) > 0) {
+        rows.push_back({"any-context allocs", count(t["any_context_allocs"]), "failed",
+            count(t["any_context_failures"]), "during deferred init", count(t["any_context_failures_deferred_init"])});
+        rows.push_back({"any-context spinning", fig(t["any_context_spin_ns"], ns_str), "frees above high",
+            count(t["any_context_frees_over_high"]), "longest above high",
+            fig(t["any_context_over_high_ns_max"], ns_str)});
+    }
     std::string out = "\ntotals\n" + table(rows, "  ");
     out += "  score: " + fig(t["score"], real_str) + " " + str(j["score_unit"]) + " per virtual second ("
         + fig(j["work_units"], real_str) + " " + str(j["score_unit"]) + ")\n";

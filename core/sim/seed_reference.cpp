@@ -302,6 +302,49 @@ std::vector<seed_reference> make_references()
             "setup among them)"},
     };
     out.push_back(std::move(s7));
+
+    seed_reference s8;
+    s8.id = "008";
+    s8.title = "mm, bpf: Introduce try_alloc_pages() for opportunistic page allocation; free_pages_nolock()";
+    s8.author = "Alexei Starovoitov, 2025";
+    s8.sw = mm::patch::alloc_pages_nolock;
+    s8.preset = "skylake-2s";
+    s8.era = "v6.18"; // v6.15 merged it; v6.18 is the modelled era the later scenarios share
+    s8.workload = "bpf-any-context";
+    s8.machine = "no measurement was published";
+    s8.benchmark = "no published figure: the mails describe the mechanism (trylock only, no slow path, NULL while "
+                   "deferred init runs, pcp->count may exceed high)";
+    const std::string k8 = "no published figure; the behaviour is from the code of 97769a53f117 and 8c57b687e833";
+    s8.figures = {
+        {"any_context_failures_deferred_init", "any-context allocations failed during deferred init", "", std::nullopt,
+            std::nullopt, false, std::nullopt, change_form::percent, ec::increase, "", false,
+            k8
+                + ": try_alloc_pages_noprof returns NULL while deferred_pages_enabled() (\"Bailout, since "
+                  "_deferred_grow_zone() needs to take a lock\")",
+            "the BPF-like program's allocations on every CPU of skylake-2s from power-on: off, they take the "
+            "ordinary path and succeed from the early memory; on, every one fails until the last node's "
+            "deferred init has ended"},
+        {"any_context_over_high_pages_max", "pages above pcp->high after a nolock free", "pages", std::nullopt,
+            std::nullopt, false, std::nullopt, change_form::percent, ec::increase, "", false,
+            k8
+                + ": free_unref_page_commit with FPI_TRYLOCK returns before the high check (\"Let pcp->count get "
+                  "over high mark temporarily\")",
+            "the most pages one pageset held above its high right after one of the program's frees; off, the "
+            "ordinary free flushes at high, so none"},
+        {"any_context_over_high_ns_max", "longest time a pageset stayed above pcp->high", "ns", std::nullopt,
+            std::nullopt, false, std::nullopt, change_form::percent, ec::increase, "", false,
+            k8 + " (\"temporarily\" is not quantified)",
+            "from the nolock free that left a pageset above high to the end of that CPU's first later action "
+            "after which it is at or under high again (an ordinary free's flush, allocations, or the vmstat "
+            "tick's decay_pcp_high); a pageset still above high when the run ends counts until then"},
+        {"any_context_spin_ns", "lock waiting inside the any-context calls", "ns", std::nullopt, std::nullopt, false,
+            std::nullopt, change_form::percent, ec::decrease, "", false,
+            k8 + ": every lock on the nolock paths is a trylock",
+            "off, the program's calls wait for pcp->lock and zone->lock like any other caller, which a real "
+            "program in NMI could not risk (the lock may be held by the code it interrupted); on, a held lock "
+            "is a failure, never a wait"},
+    };
+    out.push_back(std::move(s8));
     return out;
 }
 
@@ -417,6 +460,11 @@ std::optional<double> simulated_figure(const run_summary& r, std::string_view ke
     if (key == "pcp_resident_pages") return static_cast<double>(t.pcp_resident_pages);
     if (key == "pcp_trylock_failures") return static_cast<double>(t.pcp_trylock_failures);
     if (key == "remote_work_items") return static_cast<double>(t.remote_work_items);
+    if (key == "any_context_failures_deferred_init") return static_cast<double>(t.any_context.failures_deferred_init);
+    if (key == "any_context_failures") return static_cast<double>(t.any_context.failures);
+    if (key == "any_context_over_high_pages_max") return static_cast<double>(t.any_context.over_high_pages_max);
+    if (key == "any_context_over_high_ns_max") return static_cast<double>(t.any_context.over_high_ns_max);
+    if (key == "any_context_spin_ns") return static_cast<double>(t.any_context.spin_ns);
     if (key == "claim_searches_per_refill")
         return t.refills ? std::optional<double>(static_cast<double>(t.claim_searches) / static_cast<double>(t.refills))
                          : std::nullopt;

@@ -31,6 +31,10 @@ struct cpu_action {
     std::uint8_t order = 0;
     std::uint8_t mt = mm::MIGRATE_MOVABLE;
     std::uint8_t highest_zone = mm::ZONE_MOVABLE;
+    // alloc / free from a context that may not spin or sleep (a BPF program in a tracepoint or NMI): with the
+    // alloc-pages-nolock switch alloc_pages_nolock / free_pages_nolock (order <= 3, always UNMOVABLE up to
+    // ZONE_NORMAL); without it the ordinary paths with `mt` and `highest_zone`.
+    bool any_context = false;
     mm::pfn_t pfn = mm::NO_PFN;
     // free: the block this CPU frees next, where the workload knows it. Only a host prefetch hint (the
     // engine starts loading its struct page a whole round of CPUs early); it never changes a result.

@@ -22,6 +22,14 @@ QLabel* note_of(main_window& w, mm::patch p)
     return w.controls()->switches()->findChild<QLabel*>(
         QStringLiteral("switch-note-%1").arg(QString::fromLatin1(mm::patch_name(p).data())));
 }
+
+// Some label of the table links the lesson file (its tooltip names the path).
+bool links_lesson(switch_table* t, const char* lesson_path)
+{
+    for (QLabel* l : t->findChildren<QLabel*>())
+        if (l->toolTip().contains(QString::fromLatin1(lesson_path))) return true;
+    return false;
+}
 } // namespace
 
 TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the reason, and 000 offers a reboot",
@@ -168,10 +176,7 @@ TEST_CASE("on v6.18 the fallback-mode switch is on and links its lesson, on v6.1
         switch_table* t = rw.w->controls()->switches();
         CHECK(t->state(sim::command_target::a, p));
         CHECK(t->box(sim::command_target::a, p)->isEnabled());
-        bool linked = false;
-        for (QLabel* l : t->findChildren<QLabel*>())
-            if (l->toolTip().contains(QStringLiteral("lessons/11-rmqueue-bulk-fallback-mode.md"))) linked = true;
-        CHECK(linked);
+        CHECK(links_lesson(t, "lessons/11-rmqueue-bulk-fallback-mode.md"));
     }
     test::running_window rw([](window_options& o) { o.era = "v6.13"; });
     REQUIRE(rw.started);
@@ -179,4 +184,32 @@ TEST_CASE("on v6.18 the fallback-mode switch is on and links its lesson, on v6.1
     CHECK_FALSE(b->isChecked());
     CHECK_FALSE(b->isEnabled());
     CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("v6.15"));
+}
+
+TEST_CASE("the alloc-pages-nolock switch is on with its lesson linked on v6.18 and off but settable on v6.6 and "
+          "greyed naming v6.0 on v5.14",
+    "[ui][window][switches]")
+{
+    const auto p = mm::patch::alloc_pages_nolock;
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.18"; });
+        REQUIRE(rw.started);
+        switch_table* t = rw.w->controls()->switches();
+        CHECK(t->state(sim::command_target::a, p));
+        CHECK(t->box(sim::command_target::a, p)->isEnabled());
+        CHECK(links_lesson(t, "lessons/12-alloc-pages-nolock.md"));
+    }
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.6"; });
+        REQUIRE(rw.started);
+        QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
+        CHECK_FALSE(b->isChecked());
+        CHECK(b->isEnabled()); // pcp->lock exists: the v6.15 entry points can be tried on it
+    }
+    test::running_window rw([](window_options& o) { o.era = "v5.14"; });
+    REQUIRE(rw.started);
+    QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
+    CHECK_FALSE(b->isChecked());
+    CHECK_FALSE(b->isEnabled());
+    CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("(v6.0)"));
 }

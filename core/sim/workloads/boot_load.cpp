@@ -1,6 +1,6 @@
-// boot: a modest, steady order-0 load on every CPU while deferred struct-page init is still running (seeds
-// 000 and 004: the PCP batch/high computed before init finished, and what the pgdatinit threads compete
-// with; seed 003's "free 2k+ pages over 100 times just during boot").
+// boot (and bpf-any-context, below): a modest, steady order-0 load on every CPU while deferred struct-page init is
+// still running (seeds 000 and 004: the PCP batch/high computed before init finished, and what the pgdatinit threads
+// compete with; seed 003's "free 2k+ pages over 100 times just during boot").
 //
 // It starts at virtual time 0 right after setup_per_cpu_pageset, before deferred init
 // (starts_during_deferred_init): it allocates from the early memory with the pagesets' setup-time limits,
@@ -25,6 +25,20 @@
 //   resident        512 pages kept per CPU
 //   gap_us_min/max  100 / 400
 // Score: pages allocated.
+//
+// bpf-any-context is the same load with a BPF program attached to a tracepoint that fires on every CPU from
+// power-on (a tracing program loaded from the initramfs), allocating pages for its map from whatever context
+// it interrupts: the v6.15 alloc-pages-nolock switch (Alexei Starovoitov's try_alloc_pages /
+// free_pages_nolock, scenario 008). Its calls are cpu_action::any_context: with the switch alloc_pages_nolock
+// / free_pages_nolock, without it the ordinary paths (which such a caller could not safely take on a real
+// kernel: the model shows the spinning it would do). In each step, after the CPU's own pages, the program
+// makes bpf_pages x intensity (at least 1) order-0 UNMOVABLE allocations up to ZONE_NORMAL; a failed one is
+// dropped (the program sees NULL and goes on, as try_alloc_pages' callers must); once it holds bpf_batch
+// pages it frees them all from any context (a map emptied in one go). At the end it frees what it holds.
+// Parameters (E: the program's rates are an illustration, not a measured BPF workload):
+//   bpf_pages       2 any-context allocations per step (x intensity)
+//   bpf_batch       128 pages held before the program frees them all
+// Score: the program's pages allocated.
 #include "sim/workloads/registry_internal.hpp"
 #include "sim/workloads/rng.hpp"
 #include "sim/workloads/task_state.hpp"
@@ -74,18 +88,38 @@ private:
     std::size_t m_head = 0, m_size = 0;
 };
 
+// The program's request: what try_alloc_pages asks for (no __GFP_MOVABLE, no highmem), from any context.
+cpu_action alloc_any_context()
+{
+    cpu_action a = alloc_kernel(0);
+    a.any_context = true;
+    return a;
+}
+
+cpu_action free_any_context(mm::pfn_t pfn)
+{
+    cpu_action a = free_block(pfn, 0);
+    a.any_context = true;
+    return a;
+}
+
 class boot_load final : public workload_base
 {
 public:
-    boot_load()
+    // `program`: bpf-any-context, the boot load with a BPF program allocating from any context.
+    explicit boot_load(bool program)
+        : m_program(program)
     {
         m_params.add("steps", 2000, "allocation steps per CPU", 1, 1e9);
         m_params.add("pages_per_step", 4, "order-0 pages per step (x intensity)", 1, 1e6);
         m_params.add("resident", 512, "newest pages each CPU keeps; older ones are freed", 0, 1e9);
         m_params.add("gap_us_min", 100, "shortest compute between steps, us", 0, 1e9);
         m_params.add("gap_us_max", 400, "longest compute between steps, us", 0, 1e9);
+        if (!program) return;
+        m_params.add("bpf_pages", 2, "any-context allocations of the BPF program per step (x intensity)", 1, 1e6);
+        m_params.add("bpf_batch", 128, "pages the program holds before freeing them all from any context", 1, 1e6);
     }
-    std::string_view name() const override { return "boot"; }
+    std::string_view name() const override { return m_program ? "bpf-any-context" : "boot"; }
 
     void attach(const workload_env& env) override
     {
@@ -94,11 +128,12 @@ public:
         m_resident = static_cast<std::size_t>(m_params.get("resident"));
         m_gap_us_min = static_cast<std::uint64_t>(m_params.get("gap_us_min"));
         m_gap_us_max = std::max(m_gap_us_min, static_cast<std::uint64_t>(m_params.get("gap_us_max")));
+        if (m_program) m_bpf_batch = static_cast<std::size_t>(m_params.get("bpf_batch"));
         on_intensity();
-        reset_states(m_cpus, m_order.size(), TAG_BOOT);
+        reset_states(m_cpus, m_order.size(), m_program ? TAG_BPF_ANY_CONTEXT : TAG_BOOT);
         for (auto& c : m_cpus) c.held.reserve(m_resident + m_pages_per_step);
         m_cpus_done = 0;
-        m_allocated = 0;
+        m_allocated = m_bpf_allocated = 0;
     }
 
     cpu_action next(int cpu, vtime_ns now) override
@@ -113,9 +148,20 @@ public:
             if (take_touch(c.touch_pending, a)) return a;
             if (c.left > 0) // allocating the current step's pages
                 return c.gate.issue(c.r.chance(1, 4) ? alloc_user(0) : alloc_kernel(0));
+            if (c.bpf_left > 0) { // the program's allocations of this step
+                --c.bpf_left;
+                return c.gate.issue(alloc_any_context());
+            }
             bool last = c.step >= m_steps;
             std::size_t keep = last ? 0 : m_resident;
             if (c.held.size() > keep) return free_block(c.held.pop(), 0);
+            if (!c.bpf.empty() && (last || c.emptying || c.bpf.size() >= m_bpf_batch)) {
+                c.emptying = true; // one free per action until the program holds nothing
+                const mm::pfn_t pfn = c.bpf.back();
+                c.bpf.pop_back();
+                return free_any_context(pfn);
+            }
+            c.emptying = false;
             if (last) {
                 c.finished = true;
                 ++m_cpus_done;
@@ -124,6 +170,7 @@ public:
             // Start the next step after its gap (none before the first).
             ++c.step;
             c.left = m_pages_per_step;
+            c.bpf_left = m_bpf_pages;
             if (c.step > 1)
                 if (vtime_ns gap = c.r.between(m_gap_us_min, m_gap_us_max) * 1000) return compute(gap);
         }
@@ -134,14 +181,24 @@ public:
         int p = place_of(cpu);
         if (p < 0) return;
         cpu_state& c = m_cpus[p];
-        if (!c.gate.complete(pfn)) return;
+        const bool any_context = c.gate.request().any_context;
+        // The program's failures are final (no retry); the CPU's own allocations retry after a back-off.
+        if (!c.gate.complete(pfn, /*retry=*/!any_context)) return;
+        if (any_context) {
+            c.bpf.push_back(pfn);
+            ++m_bpf_allocated;
+            return;
+        }
         c.held.push(pfn);
         c.touch_pending = true;
         --c.left;
         ++m_allocated;
     }
 
-    workload_score score(vtime_ns elapsed) const override { return count_score(m_allocated, "pages"); }
+    workload_score score(vtime_ns elapsed) const override
+    {
+        return m_program ? count_score(m_bpf_allocated, "BPF pages") : count_score(m_allocated, "pages");
+    }
 
     bool finished() const override { return m_released || m_cpus_done == m_cpus.size(); }
     bool starts_during_deferred_init() const override { return true; }
@@ -150,6 +207,8 @@ public:
     {
         return release_each(m_cpus, [](auto& c, released_blocks& out) {
             while (c.held.size() > 0) out.emplace_back(c.held.pop(), 0U);
+            for (mm::pfn_t pfn : c.bpf) out.emplace_back(pfn, 0U);
+            c.bpf.clear();
         });
     }
 
@@ -162,9 +221,21 @@ private:
         std::uint64_t step = 0; // steps started
         std::uint32_t left = 0; // pages of the current step still to allocate
         page_fifo held; // oldest first
+        std::uint32_t bpf_left = 0; // the program's allocations of the current step still to make
+        bool emptying = false; // the program is freeing everything it holds
+        std::vector<mm::pfn_t> bpf; // the program's pages
     };
 
-    void on_intensity() override { m_pages_per_step = scaled_amount(m_params.get("pages_per_step"), 1e6); }
+    void on_intensity() override
+    {
+        m_pages_per_step = scaled_amount(m_params.get("pages_per_step"), 1e6);
+        if (m_program) m_bpf_pages = scaled_amount(m_params.get("bpf_pages"), 1e6);
+    }
+
+    const bool m_program;
+    std::uint32_t m_bpf_pages = 0;
+    std::size_t m_bpf_batch = 1;
+    std::uint64_t m_bpf_allocated = 0;
 
     std::uint64_t m_steps = 0;
     std::size_t m_resident = 0;
@@ -179,7 +250,12 @@ private:
 
 std::unique_ptr<workload> make_boot_load()
 {
-    return std::make_unique<boot_load>();
+    return std::make_unique<boot_load>(false);
+}
+
+std::unique_ptr<workload> make_bpf_any_context()
+{
+    return std::make_unique<boot_load>(true);
 }
 
 } // namespace pcplab::sim::workloads

@@ -24,6 +24,7 @@ const entry k_workloads[] = {
     {"boot", workloads::make_boot_load},
     {"net-stream", workloads::make_net_stream},
     {"frag-churn", workloads::make_frag_churn},
+    {"bpf-any-context", workloads::make_bpf_any_context},
 };
 
 } // namespace

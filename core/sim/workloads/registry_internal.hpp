@@ -16,5 +16,6 @@ std::unique_ptr<workload> make_bursty();
 std::unique_ptr<workload> make_boot_load();
 std::unique_ptr<workload> make_net_stream();
 std::unique_ptr<workload> make_frag_churn();
+std::unique_ptr<workload> make_bpf_any_context();
 
 } // namespace pcplab::sim::workloads

@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenarios 005 to 007 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 to 008 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 8);
+    REQUIRE(refs.size() == 9);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -44,7 +44,7 @@ TEST_CASE("the five seeds and scenarios 005 to 007 carry their published numbers
     CHECK(sim::find_seed_reference("4") == &refs[4]);
     CHECK(refs[4].workload == "boot");
     CHECK(*refs[4].figures[0].change == 9.56);
-    CHECK(sim::find_seed_reference("8") == nullptr);
+    CHECK(sim::find_seed_reference("9") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
     // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
     const auto* s5 = sim::find_seed_reference("005");
@@ -79,6 +79,18 @@ TEST_CASE("the five seeds and scenarios 005 to 007 carry their published numbers
     CHECK(*s7->figures[1].off == 31.07);
     CHECK(*s7->figures[1].on == 3.49);
     CHECK(*s7->figures[2].change == 35.0); // 280 ms -> 8 ms
+    // 008: the series publishes no measurement; every figure is a direction the code implies.
+    const auto* s8 = sim::find_seed_reference("008");
+    REQUIRE(s8);
+    CHECK(s8->sw == mm::patch::alloc_pages_nolock);
+    CHECK(mm::patch_info(s8->sw).scenario == s8->id);
+    CHECK(s8->workload == "bpf-any-context");
+    for (const auto& f : s8->figures) {
+        CHECK_FALSE(f.change);
+        CHECK_FALSE(f.off);
+        CHECK_FALSE(f.on);
+        CHECK(f.source.find("no published figure") == 0);
+    }
 }
 
 TEST_CASE("claim searches per refill and the spinning share are measured from the run's totals")

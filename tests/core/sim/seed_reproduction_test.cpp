@@ -1,4 +1,4 @@
-// The five seeds and scenarios 005 to 007 reproduced on the engine: each scenario (sim::seed_scenarios, the one
+// The five seeds and scenarios 005 to 008 reproduced on the engine: each scenario (sim::seed_scenarios, the one
 // `pcplab-cli seeds` runs) with its switch off and on, and the direction of each published effect asserted with a
 // margin that a wrong model would miss. Margins are about half of what the model produces at the scale used,
 // so they leave room for cost-model refinements but fail when an effect vanishes or turns around.
@@ -234,4 +234,19 @@ TEST_CASE("scenario 007: a refill that remembers its fallback mode searches once
     CHECK(figure(r.off, "claim_searches_per_refill") > 4 * figure(r.on, "claim_searches_per_refill"));
     CHECK(change_pct(figure(r.off, "hold_ns_max"), figure(r.on, "hold_ns_max")) < -30);
     CHECK(change_pct(figure(r.off, "seed_measure"), figure(r.on, "seed_measure")) > 50); // the model: about +590%
+}
+
+// Scenario 008 (allocation from any context, v6.15): bpf-any-context on skylake-2s as v6.18 from power-on. Off,
+// the program's calls take the ordinary paths: nothing fails for deferred init, no free leaves a pageset above
+// high, and they wait for locks like any caller. On, every call during deferred init fails, its frees skip the
+// high check, and no call waits. The series publishes no figure: only these directions are asserted.
+TEST_CASE("scenario 008: any-context allocations fail during deferred init and their frees overshoot high")
+{
+    const seed_runs r = run_seed("008");
+    CHECK(figure(r.off, "any_context_failures_deferred_init") == 0);
+    CHECK(figure(r.on, "any_context_failures_deferred_init") > 0);
+    CHECK(figure(r.off, "any_context_over_high_pages_max") == 0);
+    CHECK(figure(r.on, "any_context_over_high_pages_max") > 0);
+    CHECK(figure(r.on, "any_context_over_high_ns_max") > 0);
+    CHECK(figure(r.on, "any_context_spin_ns") == 0);
 }

@@ -180,6 +180,10 @@ std::unique_ptr<sim::workload> make_small(const std::string& name)
     } else if (name == "boot") {
         set("steps", 100);
         set("resident", 16);
+    } else if (name == "bpf-any-context") {
+        set("steps", 100);
+        set("resident", 16);
+        set("bpf_batch", 8);
     }
     return w;
 }
@@ -193,8 +197,8 @@ std::uint64_t sequence_hash(const std::string& name, std::uint64_t seed, std::ui
     return d.hash;
 }
 
-const std::vector<std::string> k_all
-    = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot", "net-stream", "frag-churn"};
+const std::vector<std::string> k_all = {"kernbench", "page-fault1", "stress-vm", "high-order", "bursty", "boot",
+    "net-stream", "frag-churn", "bpf-any-context"};
 
 } // namespace
 
@@ -258,7 +262,7 @@ TEST_CASE("every workload frees only blocks it allocated, each once, also when a
 
 TEST_CASE("the finite workloads finish and leave nothing allocated")
 {
-    for (const std::string name : {"kernbench", "boot"}) {
+    for (const std::string name : {"kernbench", "boot", "bpf-any-context"}) {
         INFO(name);
         auto w = make_small(name);
         w->attach(make_env(4, 3));
@@ -276,8 +280,11 @@ TEST_CASE("the finite workloads finish and leave nothing allocated")
             CHECK(s.seed_measure_value > 0);
             // The build's elapsed time is when the last job exited: no CPU's clock can be far past it.
             CHECK(s.seed_measure_value * 1e9 <= static_cast<double>(*std::max_element(d.clock.begin(), d.clock.end())));
-        } else {
+        } else if (name == "boot") {
             CHECK(s.work_units == 4 * 100 * 4); // 4 CPUs x 100 steps x 4 pages
+        } else {
+            CHECK(s.work_units == 4 * 100 * 2); // 4 CPUs x 100 steps x 2 pages of the program
+            CHECK(s.unit == "BPF pages");
         }
     }
 }
@@ -503,7 +510,7 @@ TEST_CASE("intensity scales each workload's load")
             d.run(100'000);
             return static_cast<double>(d.cpus_allocating.size()); // tasks / job slots
         }
-        if (name == "boot") {
+        if (name == "boot" || name == "bpf-any-context") {
             d.run(10'000'000);
             return static_cast<double>(d.allocs); // finite: total pages
         }
