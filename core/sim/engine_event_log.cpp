@@ -82,9 +82,10 @@ bool event_log::note_high_change(int cpu, const mm::zone& z, vtime_ns t, vtime_n
     e.new_value = new_high;
     e.field = event_field::high;
     e.text = cause_text;
+    // keep_events is on (checked above), so a push that succeeds appends the event at index `before`.
     const std::size_t before = m_events.size();
     if (!push(std::move(e))) return false;
-    if (m_events.size() > before) last = {static_cast<std::int64_t>(m_events_base + before), cause};
+    last = {static_cast<std::int64_t>(m_events_base + before), cause};
     return true;
 }
 
