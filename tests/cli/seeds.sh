@@ -3,7 +3,7 @@
 set -e
 . "$(dirname "$0")/lib.bash"
 
-usage_error --only seeds --only 009
+usage_error --only seeds --only 099
 usage_error --only seeds --only 000,,001
 usage_error --bogus seeds --bogus
 
