@@ -12,7 +12,7 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${PCPLAB_BUILD_DIR:-$here/build}"
 events=1e9; classroom_s=3600; jobs=$(nproc); out="$build/soak"; seed=1
 presets=(epyc2-256 skylake-4s intel-2s-224 meta-1t-316 xeon-88-503g)
-workloads=(kernbench page-fault1 stress-vm high-order bursty boot)
+workloads=() # empty: every workload the engine registers (pcplab_soak --list-workloads)
 while [ $# -gt 0 ]; do
   case "$1" in
     --events) events=$2; shift 2 ;;
@@ -27,6 +27,7 @@ while [ $# -gt 0 ]; do
 done
 soak="$build/tests/bench/pcplab_soak"
 [ -x "$soak" ] || { echo "soak.sh: no $soak (run ./scripts/build.sh first)" >&2; exit 2; }
+[ ${#workloads[@]} -gt 0 ] || mapfile -t workloads < <("$soak" --list-workloads)
 mkdir -p "$out"
 jobsfile="$out/jobs.txt"
 : >"$jobsfile"

@@ -23,8 +23,8 @@ int cmd_costs(const std::vector<std::string>& args);
 std::string costs_help(); // help text kept with the command (cmd_costs.cpp)
 int cmd_run(const std::vector<std::string>& args);
 std::string run_help(); // cmd_run.cpp
-int cmd_seeds(const std::vector<std::string>& args);
-std::string seeds_help(); // cmd_seeds.cpp
+int cmd_patches(const std::vector<std::string>& args); // also `seeds`, the command's first name
+std::string patches_help(); // cmd_patches.cpp
 int cmd_lessons(const std::vector<std::string>& args);
 std::string lessons_help(); // cmd_lessons.cpp
 int cmd_compare(const std::vector<std::string>& args);

@@ -29,20 +29,27 @@ constexpr command k_commands[] = {
     {"demo", cmd_demo},
     {"costs", cmd_costs},
     {"run", cmd_run},
-    {"seeds", cmd_seeds},
+    {"patches", cmd_patches},
     {"lessons", cmd_lessons},
     {"compare", cmd_compare},
     {"export", cmd_export},
     {"sweep", cmd_sweep},
 };
 
-// Help of a command: help.cpp's text, or the one kept with the command.
-std::optional<std::string> help_for(const std::string& name)
+// Old names that still work: `seeds` was the command's name while it ran only the five seed patches.
+std::string canonical_name(const std::string& name)
 {
+    return name == "seeds" ? "patches" : name;
+}
+
+// Help of a command: help.cpp's text, or the one kept with the command.
+std::optional<std::string> help_for(const std::string& given)
+{
+    const std::string name = canonical_name(given);
     if (name == "costs") return costs_help();
     if (name == "preset-from-zoneinfo") return preset_from_zoneinfo_help();
     if (name == "run") return run_help();
-    if (name == "seeds") return seeds_help();
+    if (name == "patches") return patches_help();
     if (name == "lessons") return lessons_help();
     if (name == "compare") return compare_help();
     if (name == "export") return export_help();
@@ -80,7 +87,7 @@ int run(const std::vector<std::string>& argv)
         write_stdout(general_help());
         return 0;
     }
-    const std::string& name = argv.front();
+    const std::string name = canonical_name(argv.front());
     std::vector<std::string> rest(argv.begin() + 1, argv.end());
 
     if (is_help_flag(name)) {

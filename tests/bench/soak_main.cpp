@@ -28,7 +28,7 @@ namespace
 {
     std::fprintf(stderr,
         "pcplab_soak: %s\nusage: pcplab_soak [--preset NAME] [--duration VIRTUAL_SECONDS] [--workload W]... "
-        "[--events N] [--seed N] [--flips K] [--sysctl-writes K] [--quiet]\n",
+        "[--events N] [--seed N] [--flips K] [--sysctl-writes K] [--quiet] | --list-workloads\n",
         why.c_str());
     std::exit(2);
 }
@@ -76,7 +76,11 @@ int main(int argc, char** argv)
             opt.flips = static_cast<int>(number(a, value(), 0, 1e6));
         else if (a == "--quiet")
             quiet = true;
-        else
+        else if (a == "--list-workloads") {
+            // soak.sh asks for the registry's names, so a workload added later is soaked without editing the script.
+            for (const auto& w : sim::workload_names()) std::printf("%s\n", w.c_str());
+            return 0;
+        } else
             usage("unknown argument '" + a + "'");
     }
     const auto names = sim::workload_names();

@@ -36,7 +36,7 @@ grep -q -- "--init-threads" "$tmp/out" || fail "help zoneinfo does not list --in
 # help --all (what the man page is made of): every command's help under its heading.
 run help --all
 [ "$rc" -eq 0 ] || fail "help --all: exit $rc"
-for c in presets zoneinfo buddyinfo pagesets check-zoneinfo demo costs run seeds lessons compare export; do
+for c in presets zoneinfo buddyinfo pagesets check-zoneinfo demo costs run patches lessons compare export; do
     grep -qx "pcplab-cli $c:" "$tmp/out" || fail "help --all: no heading for $c"
 done
 grep -q -- "--record-holds" "$tmp/out" || fail "help --all: no run options"

@@ -9,8 +9,12 @@
 
 #include <catch2/catch.hpp>
 
+#include <QApplication>
 #include <QDoubleSpinBox>
 #include <QImage>
+#include <QListWidget>
+#include <QScrollBar>
+#include <QStyle>
 
 #include <cstdlib>
 
@@ -262,4 +266,36 @@ TEST_CASE("a lesson folder with a malformed file still opens, listing what did n
     CHECK(panel.prediction_right());
     panel.run_step();
     CHECK(panel.status() == ui::lesson_panel::check_status::passed);
+}
+
+TEST_CASE("every lesson title is read whole in the lessons list, normal and presenter, without a horizontal bar")
+{
+    // The lessons dock at 1280 px is 520 wide (lesson_control): lesson 12's title was clipped under the list's
+    // vertical bar ("12. 008 - allocatin") with a horizontal bar under it.
+    ui::lesson_panel panel(lessons::load_lessons(lessons::default_lessons_dir()));
+    auto* list = panel.findChild<QListWidget*>();
+    REQUIRE(list);
+    for (const bool presenter : {false, true}) {
+        INFO((presenter ? "presenter mode" : "normal"));
+        panel.set_presenter_mode(presenter);
+        panel.resize(presenter ? 810 : 520, 700);
+        panel.show();
+        for (int i = 0; i < 20; ++i) QApplication::processEvents(); // the list's delayed layout
+        CHECK_FALSE(list->horizontalScrollBar()->isVisible());
+        const int room = list->viewport()->width();
+        const QFontMetrics fm(list->font());
+        for (int r = 0; r < list->count(); ++r) {
+            const QListWidgetItem* item = list->item(r);
+            INFO(item->text().toStdString());
+            const QRect box = list->visualItemRect(item);
+            CHECK(box.width() <= room);
+            // The wrapped text fits its item: no line runs past the right edge, no line is cut off below.
+            // The delegate's text margin (QCommonStyle: the focus frame's margin and one pixel, each side).
+            const int margin = 2 * (list->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, list) + 1);
+            const QRect text
+                = fm.boundingRect(QRect(0, 0, box.width() - margin, 10000), Qt::TextWordWrap, item->text());
+            CHECK(text.width() <= box.width());
+            CHECK(text.height() <= box.height());
+        }
+    }
 }

@@ -7,6 +7,7 @@
 
 #include <QComboBox>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 
 #include <catch2/catch.hpp>
@@ -112,4 +113,31 @@ TEST_CASE("the last preset and theme are remembered in the settings file", "[ui]
     CHECK(again.setup().preset == tiny.toStdString());
     CHECK(again.look()->theme() == theme_kind::dark);
     again.look()->set_theme(theme_kind::light);
+}
+
+TEST_CASE("the first start fills the screen, and a later start opens as the window was left", "[ui][window]")
+{
+    test::sandbox box;
+    window_options o = box.options();
+    o.first_start_fills_screen = true; // as the application starts, with the test's own settings file
+    QSize left;
+    {
+        main_window w(o);
+        w.show();
+        REQUIRE(test::wait_layout_settled(w));
+        CHECK(w.isMaximized());
+        const QRect avail = w.screen()->availableGeometry();
+        CHECK(w.frameGeometry().width() >= avail.width() - 2);
+        CHECK(w.frameGeometry().height() >= avail.height() - 2);
+        w.showNormal();
+        REQUIRE(test::wait_layout_settled(w));
+        CHECK_FALSE(w.isMaximized());
+        left = w.size();
+        w.close(); // saves the geometry
+    }
+    main_window again(o);
+    again.show();
+    REQUIRE(test::wait_layout_settled(again));
+    CHECK_FALSE(again.isMaximized());
+    CHECK(again.size() == left);
 }

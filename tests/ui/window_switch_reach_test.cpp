@@ -137,8 +137,9 @@ TEST_CASE("a flip the era has no use for is set, and the status line shows the e
     const std::string why = mm::patch_not_applicable(p, true, w.machine()->resolved().machine.era);
     REQUIRE_FALSE(why.empty());
     w.machine()->flip_switch(sim::command_target::a, p, true);
+    // A sentence, not the engine's log line ("set_patch pcp-high-autotune=on [A]: ...").
     const std::string shown
-        = "set_patch pcp-high-autotune=on: " + why + " (the switch is set, but it changes nothing here)";
+        = "Switch pcp-high-autotune on: " + why + " (the switch is set, but it changes nothing here).";
     CHECK(test::wait_until([&] {
         const auto a = test::shown_a(w);
         return a && a->patches[p] && w.status()->last_message().toStdString().find(shown) != std::string::npos;

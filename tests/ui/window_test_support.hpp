@@ -82,6 +82,7 @@ struct sandbox {
         window_options o;
         o.settings_file = settings_file();
         o.first_start_story = false; // these tests start on the default machine
+        o.first_start_fills_screen = false; // and size the window themselves
         return o;
     }
 };

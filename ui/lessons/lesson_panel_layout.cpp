@@ -15,6 +15,7 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QTextBrowser>
 #include <QVBoxLayout>
@@ -41,6 +42,13 @@ QColor verdict_colour(const QPalette& pal, bool pass)
     return dark ? QColor(255, 120, 110) : QColor(180, 30, 30);
 }
 
+// A title with a break opportunity (a zero-width space) after each underscore: the list wraps at word boundaries
+// only, and "(alloc_pages_nolock," is wider than the list in presenter mode.
+QString breakable(QString title)
+{
+    return title.replace(QLatin1Char('_'), QStringLiteral("_\u200b"));
+}
+
 QTextBrowser* markdown_box(QWidget* parent)
 {
     auto* t = new QTextBrowser(parent);
@@ -56,7 +64,14 @@ void lesson_panel::build()
 {
     auto* outer = new QHBoxLayout(this);
     m_list = new QListWidget(this);
+    // Long titles wrap whole inside the list. Its vertical bar is always there: one that appeared after the
+    // items were wrapped to the wider viewport left them under it and clipped ("12. 008 - allocatin", with a
+    // horizontal bar). The items are laid out again as the list's width changes.
     m_list->setWordWrap(true);
+    m_list->setTextElideMode(Qt::ElideNone);
+    m_list->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOn);
+    m_list->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_list->setResizeMode(QListView::Adjust);
     m_list->setMaximumWidth(320);
     m_list->setToolTip(tr("The lessons, with the steps revealed so far"));
     outer->addWidget(m_list, 1);
@@ -175,11 +190,12 @@ void lesson_panel::refresh_lesson_list()
         const auto& l = m_set.lessons[i];
         const int done = steps_done(static_cast<int>(i));
         const int total = static_cast<int>(l.steps.size());
-        auto* item = new QListWidgetItem(QStringLiteral("%1. %2\n%3%4 / %5 steps")
-                                             .arg(i + 1)
-                                             .arg(qs(l.title), done == total ? QStringLiteral("\u2713 ") : QString())
-                                             .arg(done)
-                                             .arg(total),
+        auto* item = new QListWidgetItem(
+            QStringLiteral("%1. %2\n%3%4 / %5 steps")
+                .arg(i + 1)
+                .arg(breakable(qs(l.title)), done == total ? QStringLiteral("\u2713 ") : QString())
+                .arg(done)
+                .arg(total),
             m_list);
         item->setToolTip(qs(l.summary));
     }
@@ -327,6 +343,12 @@ void lesson_panel::apply_fonts()
     step.setPointSizeF(base.pointSizeF() * 1.15);
     step.setBold(true);
     m_step_label->setFont(step);
+    // Wide enough for a title's longest words at the window's font. Not in presenter mode: the step beside the
+    // list needs the room for its larger font (its choices do not wrap); the titles wrap there, at an
+    // identifier's underscores too (refresh_lesson_list).
+    const int words = QFontMetrics(base).horizontalAdvance(QString(20, QLatin1Char('n')));
+    m_list->setMinimumWidth(
+        m_presenter ? 0 : words + m_list->verticalScrollBar()->sizeHint().width() + 2 * m_list->frameWidth());
 }
 
 } // namespace pcplab::ui

@@ -497,6 +497,8 @@ void limits_view::refit_legend()
             add_to_legend(e.a, m_legend);
     }
     m_legend->setFillOrder(m_legend->fillOrder(), true);
+    // A legend with no entry still draws its frame: a stray empty square at the view's left edge (1280x720).
+    m_legend->setVisible(fit > 0);
 }
 
 void limits_view::fit_headroom(zone_plot& zp) const

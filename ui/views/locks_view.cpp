@@ -12,6 +12,7 @@
 #include <QVBoxLayout>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -151,14 +152,18 @@ void locks_view::paintEvent(QPaintEvent*)
 
     const int legend_h = 2 * fm.height() + 4;
     const int avail = area.bottom() - y - legend_h;
-    // The histogram keeps a third of the height (six lines at least); the lanes get the rest, each at least two
-    // lines of text tall and at most 90 px, with their time axis under them.
+    // The histogram keeps a third of the height (six lines at least); the lanes get the rest, each two lines of
+    // text tall if there is room and at most 90 px, with their time axis under them. A/B pairs the lanes: where
+    // the room holds one lane (1280x720), the pair shrinks to a line each (paint_lock_lanes' floor) rather than
+    // take the histogram's room, which left only its title.
     const int axis_h = fm.height() + 4;
     const int lane_min = 2 * fm.height() + 3;
+    const int lane_floor = fm.height() + 4;
     const int lanes_room = avail - std::max(fm.height() * 6, avail / 3);
     const auto ls = lanes(std::max(1, (lanes_room - axis_h) / lane_min), m_left_out);
     const int n = std::max(1, static_cast<int>(ls.size()));
-    const int lanes_h = std::max(n * lane_min + axis_h, std::min(n * 90 + axis_h, lanes_room));
+    const int lane_h = std::clamp((lanes_room - axis_h) / n, lane_floor, lane_min);
+    const int lanes_h = std::max(n * lane_h + axis_h, std::min(n * 90 + axis_h, lanes_room));
     const int hist_h = avail - lanes_h;
     const QRect lanes_r(area.left(), y, area.width(), lanes_h);
     // The window: what the user zoomed to, else about one wall second of virtual time at the current pace,

@@ -45,6 +45,9 @@ struct window_options {
     // The very first start (no preset saved, nothing asked for) plays story 000, which shows a switch's effect
     // within seconds; tests of the default machine turn this off.
     bool first_start_story = true;
+    // With no saved geometry the window opens maximised: on a projector's 1920x1080 a 1600x1000 window left a
+    // third of the screen black. Tests that size the window themselves turn this off.
+    bool first_start_fills_screen = true;
     // Where settings are read and written: empty = the user's (QSettings "pcplab"/"pcplab"); tests pass a file.
     QString settings_file;
     bool use_settings = true; // false: neither read nor write (screenshots are reproducible)

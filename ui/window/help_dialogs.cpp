@@ -42,7 +42,7 @@ QString seeds_html()
 {
     QString h = QStringLiteral("<h2>The seeds and later patches</h2><p>Each seed is a kernel patch discussion, and "
                                "005 on are later patches; pcplab has a switch for each. The numbers below are the "
-                               "published ones the simulation is compared with (<code>pcplab-cli seeds</code> runs "
+                               "published ones the simulation is compared with (<code>pcplab-cli patches</code> runs "
                                "every scenario off and on).</p>");
     for (const auto& s : sim::seed_references()) {
         h += QStringLiteral("<h3>%1 &mdash; %2</h3>").arg(esc(s.id), esc(s.title));

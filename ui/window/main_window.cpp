@@ -130,7 +130,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     connect_controls();
     resize(1600, 1000);
     resizeDocks({m_controls_dock, m_deltas_dock}, {760, 230}, Qt::Vertical);
-    restore_settings();
+    restore_settings(opt.first_start_fills_screen);
     if (opt.theme) m_look->set_theme(*opt.theme);
     if (opt.speed) m_machine->set_speed(*opt.speed);
     m_controls->set_speed(m_machine->speed());

@@ -72,7 +72,7 @@ private:
     void fit_controls();
     void update_title();
     run_setup initial_setup(const window_options& opt) const;
-    void restore_settings();
+    void restore_settings(bool fill_screen_when_new);
     void fit_to_screen();
     void save_settings();
     void save_screenshot_dialog();

@@ -21,7 +21,7 @@ namespace
 const QSize k_frame_guess(16, 48);
 } // namespace
 
-void main_window::restore_settings()
+void main_window::restore_settings(bool fill_screen_when_new)
 {
     // 1600x1000 where the screen has room for it and its frame, else the screen's available area: a
     // 1600x1000 window on a 1600x1000 screen would put the status bar below the screen's edge.
@@ -34,7 +34,13 @@ void main_window::restore_settings()
                 std::max(0, (avail.height() - fit.height() - k_frame_guess.height()) / 2)));
     }
     if (!m_settings) return;
-    restoreGeometry(m_settings->value(QStringLiteral("window/geometry")).toByteArray());
+    // The first start fills the screen (a class on a projector sees no black third); the size above stays the
+    // normal one, for un-maximising. Later starts open as the window was left.
+    const QByteArray geometry = m_settings->value(QStringLiteral("window/geometry")).toByteArray();
+    if (geometry.isEmpty() && fill_screen_when_new)
+        setWindowState(windowState() | Qt::WindowMaximized);
+    else
+        restoreGeometry(geometry);
     restoreState(m_settings->value(QStringLiteral("window/state")).toByteArray());
     m_lessons->give_back_height(); // a layout saved with a lesson open had the key figures as a tab
     m_views->restore_state(m_settings->value(QStringLiteral("window/views")).toByteArray());

@@ -1,6 +1,7 @@
 // The status bar's texts, from the frames the pump shows.
 #include "ui/window/window_status.hpp"
 
+#include "ui/window/command_sentence.hpp"
 #include "ui/window/frame_pump.hpp"
 #include "ui/window/qt_text.hpp"
 
@@ -67,10 +68,8 @@ void window_status::show_frame(bool replay)
     const auto a = m_pump->shown_a();
     const auto b = m_pump->shown_b();
     if (!a) return;
-    const double t_ms = static_cast<double>(a->sim_time_ns) / 1e6;
     QString st = tr("%1 · %2 virtual")
-                     .arg(QString::fromLatin1(sim::run_state_name(a->state)),
-                         t_ms >= 1000 ? tr("%1 s").arg(t_ms / 1000, 0, 'f', 3) : tr("%1 ms").arg(t_ms, 0, 'f', 2));
+                     .arg(QString::fromLatin1(sim::run_state_name(a->state)), virtual_time_text(a->sim_time_ns));
     if (b) st += tr(" · A/B lockstep");
     if (replay) st = tr("replay: %1").arg(st);
     if (a->state == sim::run_state::booting && !a->deferred_init.empty()) {
@@ -114,16 +113,10 @@ void window_status::show_refused_commands()
     const auto& results = m_pump->recent_results();
     const std::uint64_t total = m_pump->results_total();
     const std::uint64_t fresh = std::min<std::uint64_t>(total - std::min(total, m_commands_seen), results.size());
+    const bool ab = m_pump->shown_b() != nullptr;
     for (std::size_t i = results.size() - fresh; i < results.size(); ++i) {
         const auto& r = results[i];
-        if (!r.ok)
-            show_message(tr("%1 refused: %2").arg(qs(r.what), qs(r.message)), 10000);
-        else if (r.kind == sim::command_kind::set_patch && !r.message.empty())
-            // The engine's answer to a flip its era has no use for (engine::set_patch): the switch is set anyway.
-            show_message(
-                tr("%1: %2 (the switch is set, but it changes nothing here)").arg(qs(r.what), qs(r.message)), 10000);
-        else if (!r.message.empty())
-            show_message(qs(r.what) + QStringLiteral(": ") + qs(r.message), 6000);
+        if (!r.ok || !r.message.empty()) show_message(command_sentence(r, ab), r.ok ? 8000 : 10000);
     }
     m_commands_seen = total;
 }

@@ -6,8 +6,10 @@
 // shrunk again object by object, so every pageblock keeps some slabs; then a file larger than the free
 // memory is read through mmap (vm-scalability lru-file-mmap-read), its pages turned over by reclaim.
 //
-// Model, per task (one per CPU; intensity x the CPUs run one, placed as workload_base places them; read when
-// the workload is attached), in four phases:
+// Model, per task (one per CPU; intensity x the CPUs run one, placed as workload_base places them), in four
+// phases. The setup divides memory among the tasks the intensity gives when the workload is attached; a live
+// change then sets how many of them stream (the others keep their slabs and pages and wait), up to that number:
+// more would need memory the setup has already handed out, so a higher intensity applies from the next boot.
 //   pollute: allocate order-3 UNMOVABLE blocks (SLUB slabs: slub_max_order = PAGE_ALLOC_COSTLY_ORDER) until
 //            this task holds its share of pollute_pct of the machine's pages. Each unmovable fallback claims
 //            a whole movable block, so the pageblocks turn UNMOVABLE one after the other.
@@ -57,6 +59,7 @@ public:
     {
         attach_base(env);
         m_tasks = static_cast<std::size_t>(scaled_count(env.intensity, nr_places()));
+        m_live_tasks = m_tasks;
         const double per_cpu = static_cast<double>(env.total_pages) / static_cast<double>(m_tasks);
         m_slabs = static_cast<std::uint32_t>(per_cpu * m_params.get("pollute_pct") / 100.0 / (1U << SLAB_ORDER));
         m_free_per_mille = static_cast<std::uint32_t>(std::lround(m_params.get("free_pct") * 10));
@@ -106,6 +109,7 @@ public:
                 continue;
             case phase::stream:
                 if (take_touch(c.touch_pending, a)) return a;
+                if (static_cast<std::size_t>(p) >= m_live_tasks) return idle(WAIT_STEP_NS); // parked by the intensity
                 if (mm::pfn_t& oldest = c.ring[c.head]; oldest != mm::NO_PFN) {
                     const mm::pfn_t pfn = oldest;
                     oldest = mm::NO_PFN;
@@ -142,6 +146,11 @@ public:
         return s;
     }
 
+    void on_intensity() override
+    {
+        m_live_tasks = std::min(m_tasks, static_cast<std::size_t>(scaled_count(m_env.intensity, nr_places())));
+    }
+
     released_blocks release_all() override
     {
         return release_each(m_cpus, [](auto& c, released_blocks& out) {
@@ -171,6 +180,7 @@ private:
     std::uint32_t m_ring = 1; // per CPU
     std::vector<cpu_state> m_cpus;
     std::size_t m_tasks = 1; // the first m_tasks places run a task
+    std::size_t m_live_tasks = 1; // of those, the first m_live_tasks stream (a live intensity change)
     std::uint64_t m_read = 0;
     vtime_ns m_origin = 0; // the earliest time a CPU asked for work (the round's start)
     std::size_t m_streaming = 0; // CPUs done with their punch phase (waiting or streaming)

@@ -545,6 +545,28 @@ TEST_CASE("intensity scales each workload's load")
     CHECK(d.cpus_allocating.size() == 8);
 }
 
+TEST_CASE("frag-churn's streaming tasks follow a live intensity, up to the number its setup divided memory among")
+{
+    auto w = make_small("frag-churn");
+    w->attach(make_env(8, 31, 1.0));
+    fake_driver d(*w, 8);
+    d.run(400'000); // past every task's pollute and punch phases: all 8 stream
+    REQUIRE(d.cpus_allocating.size() == 8);
+    auto streaming = [&](std::uint64_t steps) {
+        d.cpus_allocating.clear();
+        d.run(steps);
+        return d.cpus_allocating.size();
+    };
+    w->set_intensity(0.5);
+    streaming(20'000); // a CPU may finish the page it was on
+    CHECK(streaming(100'000) == 4);
+    w->set_intensity(1.0);
+    CHECK(streaming(100'000) == 8);
+    w->set_intensity(2.0); // more than the setup's 8 tasks: still 8 (the next boot takes it)
+    CHECK(streaming(100'000) == 8);
+    CHECK(d.violations == 0);
+}
+
 TEST_CASE("release_all hands back exactly what the workload holds, and it stops")
 {
     for (const auto& name : k_all) {

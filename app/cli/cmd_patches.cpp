@@ -1,5 +1,6 @@
-// pcplab-cli seeds: each seed's scenario run twice on the engine, its switch off and on, scaled down to
-// seconds, and the simulated figures set beside the published ones (shared/reference/seed-results.md).
+// pcplab-cli patches (also `seeds`, its first name): each patch scenario - the five seeds and the later patches
+// - run twice on the engine, its switch off and on, scaled down to seconds, and the simulated figures set beside
+// the published ones (shared/reference/seed-results.md).
 #include "args.hpp"
 #include "commands.hpp"
 #include "machine_args.hpp"
@@ -32,9 +33,9 @@ std::vector<const sim::seed_reference*> selected_seeds(const parsed_args& a)
     while (true) {
         auto comma = text.find(',', start);
         std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (item.empty()) throw cli_error("--only: empty item in '" + text + "' (seeds: " + ids + ")");
+        if (item.empty()) throw cli_error("--only: empty item in '" + text + "' (scenarios: " + ids + ")");
         const sim::seed_reference* r = sim::find_seed_reference(item);
-        if (!r) throw cli_error("--only: unknown seed '" + item + "' (seeds: " + ids + ")");
+        if (!r) throw cli_error("--only: unknown scenario '" + item + "' (scenarios: " + ids + ")");
         if (std::find(out.begin(), out.end(), r) == out.end()) out.push_back(r);
         if (comma == std::string::npos) break;
         start = comma + 1;
@@ -43,32 +44,39 @@ std::vector<const sim::seed_reference*> selected_seeds(const parsed_args& a)
     return out;
 }
 
-} // namespace
-
-std::string seeds_help()
+// One line per scenario, from the table the runs use: a patch added there is listed here without an edit.
+std::string scenario_lines()
 {
-    return "Usage: pcplab-cli seeds [--only 000,001,...] [--quick] [--json]\n"
-           "\n"
-           "Runs each seed's scenario on the engine with its switch off and then on - 000 kernbench on\n"
-           "epyc2-256 (5.4.0-rc3), 001 page-fault1 on skylake-4s (4.15-rc4), 002 kernbench on intel-2s-224 (v6.7),\n"
-           "003 stress-vm on meta-1t-316 (v6.18), 004 the boot of xeon-88-503g (4.15-rc2), and beyond the seeds\n"
-           "005 net-stream on epyc2-256 (v6.12; Nikhil Dhama's free_high threshold), 006 net-stream on\n"
-           "skylake-2s with 100 forced drains a second (v6.6; the v6.0 remote drain under pcp->lock), 007\n"
-           "frag-churn on skylake-4s (v6.18; the fallback mode rmqueue_bulk keeps, v6.15), 008 bpf-any-context\n"
-           "on skylake-2s from power-on (v6.18; allocation from any context, v6.15), 009 jemalloc-purge on\n"
-           "skylake-2s (v6.18; Johannes Weiner's pcp buddy allocator, an RFC not merged) - scaled down to\n"
-           "seconds (less memory per node, a bounded virtual time), and prints the simulated figures beside\n"
-           "the published ones with the ratio of the changes. Where the model disagrees (direction, or a\n"
-           "change more than 3x off), it says so.\n"
-           "\n"
-           "  --only LIST    only these seeds (000,004 or 0,4)\n"
-           "  --quick        the smallest scale (used by the tests): fast, less faithful\n"
-           "  --json         one JSON object with the figures and both runs of every seed\n";
+    std::string out;
+    for (const auto& r : sim::seed_references())
+        out += "  " + r.id + "  " + std::string(mm::patch_name(r.sw)) + " (" + r.author + "): " + r.workload + " on "
+            + r.preset + " (" + r.era + ")\n";
+    return out;
 }
 
-int cmd_seeds(const std::vector<std::string>& args)
+} // namespace
+
+std::string patches_help()
 {
-    parsed_args a = parse_args("seeds", args,
+    return "Usage: pcplab-cli patches [--only 000,001,...] [--quick] [--json]\n"
+           "       pcplab-cli seeds ...   (the same command, by its first name)\n"
+           "\n"
+           "Runs each patch's scenario on the engine with its switch off and then on, scaled down to seconds\n"
+           "(less memory per node, a bounded virtual time), and prints the simulated figures beside the\n"
+           "published ones with the ratio of the changes. Where the model disagrees (direction, or a change\n"
+           "more than 3x off), it says so. 000-004 are the five seed patches; the later ones follow.\n"
+           "\n"
+           "Scenarios (id, switch, author, workload on preset, kernel measured):\n"
+        + scenario_lines()
+        + "\n"
+          "  --only LIST    only these scenarios (000,004 or 0,4)\n"
+          "  --quick        the smallest scale (used by the tests): fast, less faithful\n"
+          "  --json         one JSON object with the figures and both runs of every scenario\n";
+}
+
+int cmd_patches(const std::vector<std::string>& args)
+{
+    parsed_args a = parse_args("patches", args,
         {
             {"--json", false, false},
             {"--only", true, false},
