@@ -203,6 +203,22 @@ const std::vector<story_text>& table()
                         {"longest time above high", "totals.any_context.over_high_ns_max", "ns"},
                         {"any-context allocations that got a page", "totals.any_context.allocs", ""}}},
             }},
+        {"009", "009: the pcp buddy allocator (RFC, not merged)",
+            "skylake-2s on v6.18, jemalloc-purge: A refills and flushes a batch at a time, B claims whole "
+            "pageblocks and sends every free to the CPU that owns the page's block",
+            1e8,
+            {
+                {50 * MS, "locks", "Workers fault pages in, four purgers free them",
+                    "Every CPU but four faults pages in for a jemalloc-like allocator; four purger CPUs free what "
+                    "the workers gave back. A (v6.18): the workers' lists run dry and refill a batch at a time "
+                    "under zone->lock, the purgers' lists overflow and flush under it. B (Johannes Weiner's RFC, "
+                    "not merged): a refill claims a whole pageblock in one hold and splits it outside the lock, and "
+                    "a purger's free goes to the list of the CPU that owns the page's block, where the next fault "
+                    "takes it again.",
+                    {{"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""},
+                        {"zone->lock wait, summed", "sum(zones, lock.wait_ns)", "ns"},
+                        {"pages faulted in", "score.work_units", ""}}},
+            }},
     };
     return t;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <vector>
 
 namespace pcplab::mm
 {
@@ -137,6 +138,9 @@ void __free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratet
         break;
     }
 
+    // pcp-buddy (RFC, not merged, April 2026): a pageblock that is whole again in the buddy has no owner.
+    if (order >= pageblock_order && m.patches[patch::pcp_buddy])
+        for (pfn_t b = pfn; b < pfn + (pfn_t{1} << order); b += pageblock_nr_pages) m.set_pageblock_owner(b, -1);
     bool to_tail = (fpi & FPI_TO_TAIL) ? true : buddy_merge_likely(c, z, pfn, order);
     add_to_free_list(c, z, pfn, order, migratetype, to_tail);
 }
@@ -209,13 +213,68 @@ void free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetyp
     free_one_page_locked(c, z, pfn, order, migratetype, fpi);
 }
 
+namespace
+{
+
+// rmqueue_bulk's loop body: a block from the buddy allocator enters the tail of a PCP list.
+void add_tail_to_pcp_list(mm_ctx& c, const list_ops& lo, page_list& list, pfn_t pfn, unsigned order, int migratetype)
+{
+    page& p = c.m.pfn_to_page(pfn);
+    lo.add_tail(list, pfn);
+    p.state = page_state::pcp;
+    p.order = static_cast<std::uint8_t>(order);
+    p.pcp_mt = static_cast<std::uint8_t>(migratetype);
+    ++c.work.pcp_list_ops;
+}
+
+// pcp_buddy_claim_blocks (RFC, not merged, April 2026: phase 1 of the refill in "[RFC 2/2] mm: page_alloc:
+// per-cpu pageblock buddy allocator"): take whole free pageblocks of the migratetype off the buddy lists, as many
+// as the refill's `count` blocks fill, under one zone->lock hold; tag each with the claiming CPU; split them into
+// `order` blocks on the PCP list after the lock is dropped. Returns the blocks added; 0 when the zone has no whole
+// free pageblock of that type (the RFC's phase 0 recovery of owned fragments and its phase 2 sub-pageblock chunks
+// are not modelled: the caller then refills as before, its phase 3).
+int pcp_buddy_claim_blocks(
+    mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype, unsigned alloc_flags)
+{
+    const auto want = static_cast<unsigned long>(std::max(count, 1)) << order;
+    std::vector<pfn_t> blocks;
+    {
+        zone_lock_guard lock(c, z, lock_caller::rmqueue_bulk, /*try_only=*/(alloc_flags & ALLOC_TRYLOCK) != 0);
+        if (!lock.held()) return 0;
+        while (blocks.size() * pageblock_nr_pages < want) {
+            const pfn_t base = __rmqueue_smallest(c, z, pageblock_order, migratetype);
+            if (base == NO_PFN) break;
+            c.m.set_pageblock_owner(base, c.cpu);
+            c.work.pages_from_buddy += pageblock_nr_pages;
+            blocks.push_back(base);
+        }
+    }
+    // Outside zone->lock: the blocks are this CPU's, so splitting them needs only its own pcp->lock.
+    list_ops lo = c.m.lists();
+    const pfn_t step = pfn_t{1} << order;
+    int n = 0;
+    for (const pfn_t base : blocks) {
+        for (pfn_t pfn = base; pfn < base + pageblock_nr_pages; pfn += step, ++n) {
+            add_tail_to_pcp_list(c, lo, list, pfn, order, migratetype);
+            touch_struct_page(c, z.node, pfn); // the split writes each new head
+        }
+        c.work.split_steps += pageblock_order - order;
+    }
+    return n;
+}
+
+} // namespace
+
 // rmqueue_bulk (v5.4 / v6.x): `count` blocks under one zone->lock hold, each appended to the tail of the
 // PCP list, so pages split by expand() sit there in ascending pfn order. From v6.15 with
 // rmqueue-bulk-fallback-mode ("speed up fallbacks in rmqueue_bulk()") the fallback mode that found the last
 // page is kept for the next: nothing else frees into this zone while the lock is held, so a claim search
 // that failed would fail again. Without it each page starts from the native list and the claim search.
+// With pcp-buddy (RFC, not merged) whole free pageblocks are claimed first (pcp_buddy_claim_blocks).
 int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list, int migratetype, unsigned alloc_flags)
 {
+    if (c.m.patches[patch::pcp_buddy] && order < pageblock_order)
+        if (int n = pcp_buddy_claim_blocks(c, z, order, count, list, migratetype, alloc_flags)) return n;
     // v6.15 ALLOC_TRYLOCK (alloc_pages_nolock): a held zone->lock means no refill, not a wait.
     zone_lock_guard lock(c, z, lock_caller::rmqueue_bulk, /*try_only=*/(alloc_flags & ALLOC_TRYLOCK) != 0);
     if (!lock.held()) return 0;
@@ -227,12 +286,7 @@ int rmqueue_bulk(mm_ctx& c, zone& z, unsigned order, int count, page_list& list,
         if (!keep_mode) mode = rmqueue_mode::normal;
         pfn_t pfn = __rmqueue(c, z, order, migratetype, alloc_flags, mode);
         if (pfn == NO_PFN) break;
-        page& p = c.m.pfn_to_page(pfn);
-        lo.add_tail(list, pfn);
-        p.state = page_state::pcp;
-        p.order = static_cast<std::uint8_t>(order);
-        p.pcp_mt = static_cast<std::uint8_t>(migratetype);
-        ++c.work.pcp_list_ops;
+        add_tail_to_pcp_list(c, lo, list, pfn, order, migratetype);
         c.work.pages_from_buddy += 1UL << order;
     }
     return i;

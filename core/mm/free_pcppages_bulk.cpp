@@ -5,7 +5,8 @@
 //    zone->lock covers only the buddy merges;
 //  - v5.18+ (Mel Gorman's single pass): the requested list first, whole lists, under zone->lock.
 // The bulk-free-pick-outside-lock switch selects the two-pass form on any era; off, an era before v5.18 runs
-// the pre-4.17 form and v5.18+ the single pass.
+// the pre-4.17 form and v5.18+ the single pass. The pcp-buddy switch (RFC, not merged) picks as the single
+// pass does, merges the picked buddies under pcp->lock, then frees the merged chunks under zone->lock.
 #include "buddy.hpp"
 #include "pcp.hpp"
 #include "struct_page_touch.hpp"
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <cassert>
+#include <utility>
+#include <vector>
 
 namespace pcplab::mm
 {
@@ -79,8 +82,10 @@ template <typename Visit> void pick_round_robin(mm_ctx& c, per_cpu_pages& pcp, i
 }
 
 // v5.18+ single pass, called with zone->lock held: starting with the requested list, free whole lists
-// (coldest first) until `count` base pages are gone; count may overshoot with high-order blocks.
-void free_single_pass(mm_ctx& c, zone& z, per_cpu_pages& pcp, int count, unsigned pindex)
+// (coldest first) until `count` base pages are gone; count may overshoot with high-order blocks. `visit`
+// frees each picked block (or collects it, for pcp-buddy's merge pass).
+template <typename Visit>
+void pick_single_pass(mm_ctx& c, per_cpu_pages& pcp, int count, unsigned pindex, Visit&& visit)
 {
     const auto nr_lists = static_cast<int>(c.m.era.nr_pcp_lists());
     int cursor = static_cast<int>(pindex) - 1;
@@ -100,9 +105,36 @@ void free_single_pass(mm_ctx& c, zone& z, per_cpu_pages& pcp, int count, unsigne
         do {
             pfn_t pfn = pick_tail(c, pcp, *list, nr_pages);
             count -= nr_pages;
-            free_picked(c, z, pfn, order);
+            visit(pfn, order);
         } while (count > 0 && !list->empty());
     }
+}
+
+// pcp_buddy_merge_picked (RFC, not merged, April 2026: the drain of "[RFC 2/2] mm: page_alloc: per-cpu
+// pageblock buddy allocator"): a bottom-up merge of the picked blocks under pcp->lock only, buddies joining up
+// to pageblock_order, so zone->lock then frees fewer, larger chunks. Sorted by pfn, two buddies of one order
+// are neighbours, so one pass with a stack finds every merge (the sort itself is not charged).
+std::vector<std::pair<pfn_t, unsigned>> pcp_buddy_merge_picked(
+    mm_ctx& c, std::vector<std::pair<pfn_t, unsigned>> blocks)
+{
+    std::sort(blocks.begin(), blocks.end());
+    std::vector<std::pair<pfn_t, unsigned>> out;
+    for (const auto& b : blocks) {
+        out.push_back(b);
+        while (out.size() >= 2) {
+            auto& lo = out[out.size() - 2];
+            const auto& hi = out.back();
+            const unsigned o = lo.second;
+            if (hi.second != o || o >= pageblock_order || (lo.first & ((pfn_t{2} << o) - 1)) != 0
+                || hi.first != lo.first + (pfn_t{1} << o))
+                break;
+            c.m.pfn_to_page(hi.first).state = page_state::tail; // the upper head is inside the merged block
+            ++lo.second;
+            ++c.work.merge_steps;
+            out.pop_back();
+        }
+    }
+    return out;
 }
 
 } // namespace
@@ -132,9 +164,18 @@ void free_pcppages_bulk(mm_ctx& c, zone& z, int count, per_cpu_pages& pcp, unsig
         return;
     }
 
+    if (c.m.patches[patch::pcp_buddy]) {
+        std::vector<std::pair<pfn_t, unsigned>> picked;
+        pick_single_pass(c, pcp, count, pindex, [&](pfn_t pfn, unsigned order) { picked.emplace_back(pfn, order); });
+        picked = pcp_buddy_merge_picked(c, std::move(picked));
+        zone_lock_guard guard(c, z, caller);
+        for (const auto& [pfn, order] : picked) free_picked(c, z, pfn, order);
+        return;
+    }
+
     zone_lock_guard guard(c, z, caller);
     if (c.m.era.bulk_free_single_pass_base())
-        free_single_pass(c, z, pcp, count, pindex);
+        pick_single_pass(c, pcp, count, pindex, [&](pfn_t pfn, unsigned order) { free_picked(c, z, pfn, order); });
     else
         pick_round_robin(c, pcp, count, 0, [&](pfn_t pfn, unsigned order) { free_picked(c, z, pfn, order); });
 }

@@ -70,6 +70,7 @@ machine::machine(const machine_spec& spec, const kernel_era& era_in, const patch
     m_memmap.reset(static_cast<page*>(mem));
     m_memmap.get_deleter().bytes = m_memmap_bytes;
     m_pageblock_mt.assign((max_pfn >> pageblock_order) + 1, MIGRATE_MOVABLE);
+    m_pageblock_owner.assign((max_pfn >> pageblock_order) + 1, -1);
 
     int nr_cpus = spec.nr_cpus();
     cpu_to_node.assign(static_cast<std::size_t>(nr_cpus), 0);

@@ -131,6 +131,14 @@ public:
     {
         m_pageblock_mt[pfn >> pageblock_order] = static_cast<std::uint8_t>(mt);
     }
+    // pcp-buddy (RFC, not merged, April 2026): the CPU whose pageset claimed the pageblock, -1 for none. The
+    // RFC keeps it in struct pageblock_data, which replaces the pageblock_flags bitmap (patch 1/2); one entry
+    // per pageblock, not per struct page.
+    int get_pageblock_owner(pfn_t pfn) const { return m_pageblock_owner[pfn >> pageblock_order]; }
+    void set_pageblock_owner(pfn_t pfn, int cpu)
+    {
+        m_pageblock_owner[pfn >> pageblock_order] = static_cast<std::int16_t>(cpu);
+    }
 
     // The lock model; defaults to counting. The engine installs its virtual-time locks.
     lock_ops& locks() { return *m_locks; }
@@ -176,6 +184,7 @@ private:
     std::size_t m_memmap_bytes = 0;
     std::vector<std::vector<int>> m_zonelists;
     std::vector<std::uint8_t> m_pageblock_mt;
+    std::vector<std::int16_t> m_pageblock_owner;
     counting_lock_ops m_counting;
     lock_ops* m_locks = &m_counting;
 };

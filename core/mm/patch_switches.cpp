@@ -78,6 +78,17 @@ std::string nolock_not_applicable(bool on, const kernel_version& era)
     return {};
 }
 
+// The RFC routes a free to the owning CPU's pageset under that pageset's pcp->lock, which v6.0 added; before
+// it a pageset could only be touched on its own CPU (IRQs off), so no free could reach another CPU's lists.
+std::string pcp_buddy_not_applicable(bool on, const kernel_version& era)
+{
+    if (on && !era.at_least(6, 0))
+        return "pcp-buddy (RFC, not merged) frees a page to the pageset of the CPU that owns its pageblock, under "
+               "that pageset's pcp->lock; era "
+            + era.str() + " has no pcp->lock (v6.0): a pageset is reached only from its own CPU";
+    return {};
+}
+
 constexpr kernel_version v(int major, int minor)
 {
     return {major, minor, 0, 0};
@@ -137,6 +148,13 @@ constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
         // 97769a53f117 "mm, bpf: Introduce try_alloc_pages() for opportunistic page allocation" and
         // 8c57b687e833 "mm, bpf: Introduce free_pages_nolock()", merged for v6.15-rc1.
         {true, v(6, 15), std::nullopt}, nolock_not_applicable, "12-alloc-pages-nolock", "008"},
+    {patch::pcp_buddy, "pcp-buddy",
+        "RFC, not merged: a PCP refill claims a whole free pageblock under zone->lock and splits it outside it; the "
+        "CPU owns the block and frees on any CPU go to the owner's pageset",
+        "Johannes Weiner, 2026 RFC (not merged)",
+        // "[RFC 0/2] mm: page_alloc: pcp buddy allocator" and "[RFC 2/2] mm: page_alloc: per-cpu pageblock buddy
+        // allocator", linux-mm, 2026-04-03; no kernel has it, so it is off in every era.
+        {false, v(0, 0), std::nullopt}, pcp_buddy_not_applicable, "13-pcp-buddy", "009"},
 }};
 
 // The table is in enum order: patch_info(p) is k_patch_table[p].

@@ -26,8 +26,9 @@ enum class patch : unsigned {
     remote_drain_under_pcp_lock = 6, // Nicolas Saenz Julienne / Mel Gorman 2022 (v6.0)
     rmqueue_bulk_fallback_mode = 7, // Johannes Weiner 2025 (v6.15)
     alloc_pages_nolock = 8, // Alexei Starovoitov 2025 (v6.15)
+    pcp_buddy = 9, // Johannes Weiner 2026 RFC, not merged
 };
-inline constexpr unsigned NR_PATCHES = 9;
+inline constexpr unsigned NR_PATCHES = 10;
 
 // The kernel versions that have a switch's change: [since, until); `merged` false for a proposal that no
 // kernel has (its default is off everywhere).

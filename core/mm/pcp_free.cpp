@@ -113,6 +113,17 @@ bool flush_from_commit(
     return true;
 }
 
+// pcp_buddy_free_target (RFC, not merged, April 2026: the free side of "[RFC 2/2] mm: page_alloc: per-cpu
+// pageblock buddy allocator"): a page of a pageblock that a CPU claimed goes back to that CPU's pageset, under
+// its pcp->lock, so the pages return where they are allocated. Without the switch, or for an unowned block, the
+// freeing CPU's own pageset.
+int pcp_buddy_free_target(const mm_ctx& c, const zone& z, pfn_t pfn)
+{
+    if (!c.m.patches[patch::pcp_buddy] || !z.pagesets_allocated) return c.cpu;
+    const int owner = c.m.get_pageblock_owner(pfn);
+    return owner >= 0 ? owner : c.cpu;
+}
+
 } // namespace
 
 // free_unref_page_commit (v5.4 / v5.14 / v5.18 / v6.7; free_frozen_page_commit v6.14+): add the block at the
@@ -181,7 +192,8 @@ bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, i
 // free_unref_page (v5.4 .. v6.13; free_frozen_pages v6.14+): cache the pageblock's migratetype in the page
 // (free_unref_page_prepare), send isolated pageblocks and uncached orders to the buddy allocator, put
 // HIGHATOMIC pages on the movable list, and (v6.0+) free to the buddy when pcp->lock's trylock fails.
-// With FPI_TRYLOCK (v6.15 free_pages_nolock) every zone->lock on the way is only tried.
+// With FPI_TRYLOCK (v6.15 free_pages_nolock) every zone->lock on the way is only tried. With pcp-buddy (RFC,
+// not merged) the pageset is the one of the CPU that owns the page's pageblock (pcp_buddy_free_target).
 void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi)
 {
     page& p = c.m.pfn_to_page(pfn);
@@ -200,13 +212,16 @@ void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi)
         migratetype = MIGRATE_MOVABLE;
     }
 
-    pcp_lock_guard guard(c, z, c.cpu, lock_caller::pcp_free, /*try_only=*/true);
+    // pcp-buddy: another CPU's pageset is locked outright, as the remote drain locks it (the RFC: the owner's
+    // PCP "absorbs both allocations and frees for its blocks without touching zone->lock").
+    const int cpu = pcp_buddy_free_target(c, z, pfn);
+    pcp_lock_guard guard(c, z, cpu, lock_caller::pcp_free, /*try_only=*/cpu == c.cpu || (fpi & FPI_TRYLOCK));
     if (!guard.held()) {
         free_one_page(c, z, pfn, order, pageblock_mt, fpi, lock_caller::free_one_page);
         return;
     }
     p.pcp_mt = static_cast<std::uint8_t>(pageblock_mt);
-    free_unref_page_commit(c, z, this_cpu_pcp(z, c.cpu), pfn, migratetype, order, &guard, fpi);
+    free_unref_page_commit(c, z, this_cpu_pcp(z, cpu), pfn, migratetype, order, &guard, fpi);
 }
 
 } // namespace pcplab::mm

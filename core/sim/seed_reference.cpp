@@ -345,6 +345,43 @@ std::vector<seed_reference> make_references()
             "is a failure, never a wait"},
     };
     out.push_back(std::move(s8));
+
+    seed_reference s9;
+    s9.id = "009";
+    s9.title = "[RFC 0/2] mm: page_alloc: pcp buddy allocator (not merged)";
+    s9.author = "Johannes Weiner, 2026";
+    s9.sw = mm::patch::pcp_buddy;
+    s9.preset = "skylake-2s";
+    s9.era = "v6.18"; // the RFC is not merged; v6.18 is the latest modelled era before it
+    s9.workload = "jemalloc-purge";
+    s9.machine = "Meta production hosts (not described); no measurement was published";
+    s9.benchmark = "no published figure: the cover letter (linux-mm, 2026-04-03) reports zone->lock contention "
+                   "in production from jemalloc's purger threads and process exits, and lists the benefits it "
+                   "expects; the author calls his tests limited (reply to Rik van Riel, 2026-04-06)";
+    const std::string k9 = "no published figure; the direction is the cover letter's expectation";
+    s9.figures = {
+        {"zone_lock_acq_per_1000_allocs", "zone->lock acquisitions per 1000 page allocations", "", std::nullopt,
+            std::nullopt, false, std::nullopt, change_form::percent, ec::decrease, "", false,
+            k9
+                + ": \"coarser/fewer allocations transactions under the zone->lock\" and frees routed back to where "
+                  "the allocations happen, \"reducing the chances of zone->lock slowpaths\"",
+            "every zone->lock acquisition of the run, per 1000 pages the workers fault in. The model disagrees, and "
+            "says why: v6.18's auto-tuned refill already takes up to batch << 5 pages (2016) per hold, so off has few "
+            "acquisitions, each long; on, the purgers' frees hold the owners' pcp->lock (and flush their lists under "
+            "it), and an owner's allocation whose pcp_spin_trylock fails meanwhile takes one page from the buddy "
+            "lists under zone->lock (rmqueue_buddy), as any v6.x allocation does: many short acquisitions. The "
+            "block claims and flushes alone (rmqueue_bulk, free_pcppages_bulk) stay about as many per page as off"},
+        {"zone_lock_wait_ns", "time waiting for zone->lock", "ns", std::nullopt, std::nullopt, false, std::nullopt,
+            change_form::percent, ec::decrease, "", false, k9 + ": the RFC is motivated by zone->lock contention",
+            "the wait for every zone->lock of the run, summed: off, refills and flushes of up to batch << 5 pages "
+            "hold the lock long; on, a claim takes whole pageblocks off the lists in one step each and "
+            "splits them outside the lock, and a flush frees chunks merged under pcp->lock"},
+        {"score", "pages faulted in", "pages", std::nullopt, std::nullopt, false, std::nullopt, change_form::percent,
+            ec::increase, "", false, k9 + ": \"making the page allocator scale better with higher thread counts\"",
+            "the pages the workers faulted in within the same virtual time: the time no longer spent waiting for "
+            "zone->lock goes to faulting"},
+    };
+    out.push_back(std::move(s9));
     return out;
 }
 
@@ -468,6 +505,10 @@ std::optional<double> simulated_figure(const run_summary& r, std::string_view ke
     if (key == "claim_searches_per_refill")
         return t.refills ? std::optional<double>(static_cast<double>(t.claim_searches) / static_cast<double>(t.refills))
                          : std::nullopt;
+    if (key == "zone_lock_acq_per_1000_allocs") {
+        if (t.allocs == 0 || r.zones.empty()) return std::nullopt;
+        return 1000.0 * sum_zones(r, &zone_summary::acquisitions) / static_cast<double>(t.allocs);
+    }
     if (key == "spin_pct") {
         const double busy = static_cast<double>(t.sys_ns + t.user_ns);
         return busy > 0 ? std::optional<double>(100.0 * static_cast<double>(t.spin_ns) / busy) : std::nullopt;

@@ -59,6 +59,7 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //       has placed and punched its slabs (about 26 ms into the full-scale run).
 //  008  bpf-any-context runs from power-on: the failures last as long as deferred init, which is linear in a
 //       node's pages, so the scale sets how many there are; the overshoot depends on batch and high only.
+//  009  jemalloc-purge's workers and purgers run at a steady state set by the dirty bound, not by memory.
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -115,6 +116,13 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         p.duration_ns = quick ? 300 * MS : 1000 * MS;
         p.why = "the program runs from power-on, so its failures last as long as the largest node's deferred "
                 "init (linear in its pages); the overshoot depends on batch and high, not on memory";
+    } else if (ref.id == "009") {
+        p.gib_per_node = quick ? 2 : 8;
+        p.intensity = 1.0;
+        p.params = {{"purgers", 4}};
+        p.duration_ns = quick ? 100 * MS : 500 * MS;
+        p.why = "every worker faults in and frees a bounded amount, so memory does not matter beyond holding the "
+                "pageblocks the pagesets claim; two purgers a node, a handful for the machine";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;

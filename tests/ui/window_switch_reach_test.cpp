@@ -30,6 +30,16 @@ bool links_lesson(switch_table* t, const char* lesson_path)
         if (l->toolTip().contains(QString::fromLatin1(lesson_path))) return true;
     return false;
 }
+// On era `era` the switch is off and greyed, its tooltip naming `why`.
+void check_greyed_off(mm::patch p, const char* era, const char* why)
+{
+    test::running_window rw([era](window_options& o) { o.era = era; });
+    REQUIRE(rw.started);
+    QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
+    CHECK_FALSE(b->isChecked());
+    CHECK_FALSE(b->isEnabled());
+    CHECK_THAT(b->toolTip().toStdString(), Catch::Contains(why));
+}
 } // namespace
 
 TEST_CASE("on the classroom machine parallel-deferred-init is greyed with the reason, and 000 offers a reboot",
@@ -207,10 +217,27 @@ TEST_CASE("the alloc-pages-nolock switch is on with its lesson linked on v6.18 a
         CHECK_FALSE(b->isChecked());
         CHECK(b->isEnabled()); // pcp->lock exists: the v6.15 entry points can be tried on it
     }
-    test::running_window rw([](window_options& o) { o.era = "v5.14"; });
-    REQUIRE(rw.started);
-    QCheckBox* b = rw.w->controls()->switches()->box(sim::command_target::a, p);
-    CHECK_FALSE(b->isChecked());
-    CHECK_FALSE(b->isEnabled());
-    CHECK_THAT(b->toolTip().toStdString(), Catch::Contains("(v6.0)"));
+    check_greyed_off(p, "v5.14", "(v6.0)");
+}
+
+TEST_CASE("the pcp-buddy switch, an RFC, is off on v6.18 but settable, labelled not merged, with its lesson "
+          "linked, and greyed naming v6.0 on v5.14",
+    "[ui][window][switches]")
+{
+    const auto p = mm::patch::pcp_buddy;
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.18"; });
+        REQUIRE(rw.started);
+        switch_table* t = rw.w->controls()->switches();
+        CHECK_FALSE(t->state(sim::command_target::a, p));
+        CHECK(t->box(sim::command_target::a, p)->isEnabled());
+        CHECK(links_lesson(t, "lessons/13-pcp-buddy.md"));
+        bool labelled = false; // the name's tooltip: "RFC, not merged: ... (origin; kernels: not merged)"
+        for (QLabel* l : t->findChildren<QLabel*>())
+            if (l->toolTip().startsWith(QStringLiteral("RFC, not merged"))
+                && l->toolTip().contains(QStringLiteral("kernels: not merged")))
+                labelled = true;
+        CHECK(labelled);
+    }
+    check_greyed_off(p, "v5.14", "(v6.0)");
 }

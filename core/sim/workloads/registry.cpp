@@ -25,6 +25,7 @@ const entry k_workloads[] = {
     {"net-stream", workloads::make_net_stream},
     {"frag-churn", workloads::make_frag_churn},
     {"bpf-any-context", workloads::make_bpf_any_context},
+    {"jemalloc-purge", workloads::make_jemalloc_purge},
 };
 
 } // namespace

@@ -17,5 +17,6 @@ std::unique_ptr<workload> make_boot_load();
 std::unique_ptr<workload> make_net_stream();
 std::unique_ptr<workload> make_frag_churn();
 std::unique_ptr<workload> make_bpf_any_context();
+std::unique_ptr<workload> make_jemalloc_purge();
 
 } // namespace pcplab::sim::workloads

@@ -82,5 +82,6 @@ inline constexpr std::uint64_t TAG_BOOT = 0x626f6f745fULL; // "boot_"
 inline constexpr std::uint64_t TAG_NET_STREAM = 0x6e65745f31ULL; // "net_1"
 inline constexpr std::uint64_t TAG_FRAG_CHURN = 0x6672675f31ULL; // "frg_1"
 inline constexpr std::uint64_t TAG_BPF_ANY_CONTEXT = 0x6270665f31ULL; // "bpf_1"
+inline constexpr std::uint64_t TAG_JEMALLOC_PURGE = 0x6a656d5f31ULL; // "jem_1"
 
 } // namespace pcplab::sim::workloads

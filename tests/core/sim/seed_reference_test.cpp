@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenarios 005 to 008 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 to 009 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 9);
+    REQUIRE(refs.size() == 10);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -44,7 +44,7 @@ TEST_CASE("the five seeds and scenarios 005 to 008 carry their published numbers
     CHECK(sim::find_seed_reference("4") == &refs[4]);
     CHECK(refs[4].workload == "boot");
     CHECK(*refs[4].figures[0].change == 9.56);
-    CHECK(sim::find_seed_reference("9") == nullptr);
+    CHECK(sim::find_seed_reference("10") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
     // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
     const auto* s5 = sim::find_seed_reference("005");
@@ -91,6 +91,30 @@ TEST_CASE("the five seeds and scenarios 005 to 008 carry their published numbers
         CHECK_FALSE(f.on);
         CHECK(f.source.find("no published figure") == 0);
     }
+    // 009: an RFC, not merged; its cover letter gives no measurement either.
+    const auto* s9 = sim::find_seed_reference("009");
+    REQUIRE(s9);
+    CHECK(s9->sw == mm::patch::pcp_buddy);
+    CHECK(mm::patch_info(s9->sw).scenario == s9->id);
+    CHECK_FALSE(mm::patch_info(s9->sw).kernels.merged);
+    CHECK(s9->workload == "jemalloc-purge");
+    for (const auto& f : s9->figures) {
+        CHECK_FALSE(f.change);
+        CHECK_FALSE(f.off);
+        CHECK_FALSE(f.on);
+        CHECK(f.source.find("no published figure") == 0);
+    }
+}
+
+TEST_CASE("zone->lock acquisitions per 1000 allocations count every zone's lock")
+{
+    sim::run_summary r;
+    CHECK_FALSE(sim::simulated_figure(r, "zone_lock_acq_per_1000_allocs")); // no allocation
+    r.totals.allocs = 2000;
+    r.zones.resize(2);
+    r.zones[0].acquisitions = 30;
+    r.zones[1].acquisitions = 10;
+    CHECK(*sim::simulated_figure(r, "zone_lock_acq_per_1000_allocs") == 20.0);
 }
 
 TEST_CASE("claim searches per refill and the spinning share are measured from the run's totals")
