@@ -98,7 +98,7 @@ int cmd_patches(const std::vector<std::string>& args)
         o.plan = sc.plan;
         o.preset_gib_per_node = sc.preset_gib_per_node;
         o.modelled_era = sc.on.era.str();
-        if (!sc.off.era_note.empty()) notes.push_back("seed " + ref->id + ": " + sc.off.era_note);
+        if (!sc.off.era_note.empty()) notes.push_back("scenario " + ref->id + ": " + sc.off.era_note);
         o.off = sim::run_seed_side(sc, false);
         o.on = sim::run_seed_side(sc, true);
         for (const auto& f : ref->figures) o.figures.push_back(sim::compare_figure(f, o.off, o.on));

@@ -138,7 +138,7 @@ std::string seeds_text(const std::vector<seed_outcome>& seeds, bool quick)
     for (const auto& s : seeds) {
         const auto& r = *s.ref;
         const std::string sw(mm::patch_name(r.sw));
-        out += "seed " + r.id + "  " + r.title + " (" + r.author + ")\n";
+        out += "scenario " + r.id + "  " + r.title + " (" + r.author + ")\n";
         out += "  published: " + r.benchmark + "; " + r.machine + "\n";
         out += "  simulated: preset " + r.preset + ", era " + r.era
             + (s.modelled_era != r.era ? " (modelled as " + s.modelled_era + ")" : "") + ", workload " + r.workload
@@ -170,8 +170,9 @@ std::string seeds_text(const std::vector<seed_outcome>& seeds, bool quick)
         out += "\n";
     }
     out += "ratio = simulated change / published change (1 = the same effect; exact figures: simulated / published)\n";
-    out += std::to_string(seeds.size()) + " seed(s), " + std::to_string(total) + " figures: " + std::to_string(agree)
-        + " agree, " + std::to_string(total - agree) + " disagree" + (quick ? " (--quick: smallest scale)" : "") + "\n";
+    out += std::to_string(seeds.size()) + " scenario(s), " + std::to_string(total)
+        + " figures: " + std::to_string(agree) + " agree, " + std::to_string(total - agree) + " disagree"
+        + (quick ? " (--quick: smallest scale)" : "") + "\n";
     return out;
 }
 

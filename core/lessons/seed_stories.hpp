@@ -1,4 +1,4 @@
-// The five seed stories: each seed's machine, era and workload as `pcplab-cli seeds` scales them
+// The five seed stories: each seed's machine, era and workload as `pcplab-cli patches` scales them
 // (sim::make_seed_scenario), run in A/B with the seed's switch off on A and on on B and nothing else differing,
 // with the checkpoints where the run pauses to point at the view where the patch shows: a caption a teacher
 // can read aloud and the figures that show the difference, evaluated on each machine. The stories are data

@@ -1,5 +1,5 @@
 // The patch switches: one table (patch_switches.cpp, k_patch_table) declares each one: its name, what it
-// changes, the kernel versions that have it, where it means nothing, its lesson and its `pcplab-cli seeds`
+// changes, the kernel versions that have it, where it means nothing, its lesson and its `pcplab-cli patches`
 // scenario. The mechanism lives beside the kernel function it changes, which reads machine::patches.
 //
 // Adding a switch: a value in `enum patch` (before NR_PATCHES' count), its entry in k_patch_table, and the
@@ -55,7 +55,7 @@ struct patch_decl {
     // Empty when setting the switch to `on` means something on this modelled era; otherwise why it does not.
     std::string (*not_applicable)(bool on, const kernel_version& era);
     std::string_view lesson; // the lesson file's stem in lessons/ ("03-seed-000-..."); empty: none yet
-    std::string_view scenario; // its `pcplab-cli seeds` scenario id ("000")
+    std::string_view scenario; // its `pcplab-cli patches` scenario id ("000")
 };
 
 // Every switch, in enum order.

@@ -156,7 +156,6 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     event_log log{cfg};
     const char* limits_text = nullptr; // replaces the core's cause text (switch flips)
     vtime_ns event_time() const;
-    vtime_ns run_second(vtime_ns t) const { return sim::run_second(t, boot_st.times.workload_start_ns); }
 
     // --- periodic work and reclaim ---
     periodic_state periodic;

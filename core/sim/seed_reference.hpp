@@ -1,6 +1,6 @@
 // The published numbers of each seed patch (shared/reference/seed-results.md, quoted from the seed mails) as
 // data, and how a simulated switch-off / switch-on pair of runs is set against them. Shared by
-// `pcplab-cli seeds`, the GUI's seed views and the lessons, so all of them judge agreement the same way.
+// `pcplab-cli patches`, the GUI's seed views and the lessons, so all of them judge agreement the same way.
 #pragma once
 
 #include "sim/run_summary.hpp"
@@ -97,7 +97,7 @@ std::optional<double> simulated_figure(const run_summary& run, std::string_view 
 // zone->lock holds of at least 2^log2_ns ns, over every zone (exact: a log2 bucket edge).
 std::uint64_t zone_lock_holds_from(const run_summary& run, unsigned log2_ns);
 
-// The margins of the verdicts (documented in README "pcplab-cli seeds").
+// The margins of the verdicts (documented in README "pcplab-cli patches").
 inline constexpr double NO_EFFECT_PCT = 1.0; // a change smaller than this is no change
 inline constexpr double NEUTRAL_PCT = 2.0; // what counts as neutral
 inline constexpr double MAGNITUDE_FACTOR = 3.0; // simulated change within 1/3x .. 3x of the published one

@@ -1,6 +1,6 @@
 // Each seed's scenario (sim::seed_reference: preset, era, workload, switch) scaled down so that it runs in
 // seconds: less memory per node (the same CPUs, topology, era and cost model), a bounded virtual time, and
-// for the quick scale smaller still. One definition shared by `pcplab-cli seeds` and the seed-reproduction
+// for the quick scale smaller still. One definition shared by `pcplab-cli patches` and the seed-reproduction
 // tests, so what the tests assert is what the CLI reports.
 #pragma once
 

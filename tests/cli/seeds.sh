@@ -9,10 +9,10 @@ usage_error --bogus seeds --bogus
 
 run seeds --quick --only 004
 [ "$rc" -eq 0 ] || fail "seeds --quick --only 004: exit $rc: $(cat "$tmp/err")"
-for word in "seed 004" "5860 ms -> 613 ms" "9.56x" "max deferred-init time per node" "xeon-88-503g" "ratio"; do
+for word in "scenario 004" "5860 ms -> 613 ms" "9.56x" "max deferred-init time per node" "xeon-88-503g" "ratio"; do
     grep -qF -- "$word" "$tmp/out" || fail "seeds text lacks '$word'"
 done
-grep -q "seed 00[0-3]" "$tmp/out" && fail "--only 004 ran other seeds"
+grep -q "scenario 00[0-3]" "$tmp/out" && fail "--only 004 ran other seeds"
 
 run seeds --quick --only 4 --json
 [ "$rc" -eq 0 ] || fail "seeds --json: exit $rc: $(cat "$tmp/err")"
