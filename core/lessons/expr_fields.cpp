@@ -159,6 +159,8 @@ std::vector<field_def> global_fields()
         {"delay_ns_total", &sim::irq_metrics::delay_ns_total, "time interrupts waited for IRQs to come on, ns"},
         {"delay_ns_max", &sim::irq_metrics::delay_ns_max, "the longest wait of one interrupt, ns"},
         {"irqs_off_ns_max", &sim::irq_metrics::irqs_off_ns_max, "the longest IRQs-off stretch of one CPU, ns"},
+        {"irqs_off_ns_total", &sim::irq_metrics::irqs_off_ns_total,
+            "every CPU's IRQs-off time in lock holds and their waits, summed, ns"},
         {"spin_ns", &sim::irq_metrics::spin_ns, "lock waits inside interrupt-context calls, ns"},
     };
     for (const auto& t : irqs)

@@ -233,7 +233,7 @@ const std::vector<story_text>& table()
                     "zone->lock: shorter waits, more zone->lock traffic.",
                     {{"interrupt calls sent to zone->lock", "totals.irq.pcp_fallbacks", ""},
                         {"longest interrupt wait", "totals.irq.delay_ns_max", "ns"},
-                        {"longest IRQs-off stretch", "totals.irq.irqs_off_ns_max", "ns"},
+                        {"IRQs-off time in lock holds, all CPUs", "totals.irq.irqs_off_ns_total", "ns"},
                         {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
             }},
     };

@@ -260,7 +260,7 @@ std::string encode_snapshot(const sim::snapshot& s)
     // Encoding 6: interrupt-context allocations (the pcp-lock-irqs-enabled switch's figures).
     const sim::irq_metrics& iq = s.totals.irq;
     for (std::uint64_t v : {iq.arrivals, iq.allocs, iq.alloc_failures, iq.frees, iq.pcp_fallbacks, iq.delayed,
-             iq.delay_ns_total, iq.delay_ns_max, iq.irqs_off_ns_max, iq.spin_ns})
+             iq.delay_ns_total, iq.delay_ns_max, iq.irqs_off_ns_max, iq.irqs_off_ns_total, iq.spin_ns})
         w.u(v);
     return w.take();
 }
@@ -358,8 +358,9 @@ sim::snapshot decode_snapshot(std::string_view blob)
     }
     if (enc >= 6) {
         sim::irq_metrics& iq = s.totals.irq;
-        for (std::uint64_t* v : {&iq.arrivals, &iq.allocs, &iq.alloc_failures, &iq.frees, &iq.pcp_fallbacks,
-                 &iq.delayed, &iq.delay_ns_total, &iq.delay_ns_max, &iq.irqs_off_ns_max, &iq.spin_ns})
+        for (std::uint64_t* v :
+            {&iq.arrivals, &iq.allocs, &iq.alloc_failures, &iq.frees, &iq.pcp_fallbacks, &iq.delayed,
+                &iq.delay_ns_total, &iq.delay_ns_max, &iq.irqs_off_ns_max, &iq.irqs_off_ns_total, &iq.spin_ns})
             *v = r.u();
     }
     // A placeholder the reader replaces with the recorded texts (procfs table).

@@ -96,7 +96,11 @@ void engine::impl::classify_irqs(int cpu)
     auto masks = [&](const irq_window& w) { return w.kind == mm::lock_kind::zone_lock || !irqs_on_under_pcp; };
     for (auto& w : q.windows)
         if (w.end == 0) w.end = clock[cpu]; // still held at the step's end (not expected): up to now
-    // The longest IRQs-off stretch of the step: holds that mask, merged where they touch or nest.
+    // The IRQs-off stretches of the step: holds that mask, merged where they touch or nest.
+    auto close_stretch = [this](vtime_ns from, vtime_ns to) {
+        tot.irq.irqs_off_ns_max = std::max(tot.irq.irqs_off_ns_max, to - from);
+        tot.irq.irqs_off_ns_total += to - from;
+    };
     {
         vtime_ns from = 0, to = 0;
         bool open = false;
@@ -109,12 +113,12 @@ void engine::impl::classify_irqs(int cpu)
                 to = std::max(to, w.end);
                 continue;
             }
-            if (open) tot.irq.irqs_off_ns_max = std::max(tot.irq.irqs_off_ns_max, to - from);
+            if (open) close_stretch(from, to);
             from = w.start;
             to = w.end;
             open = true;
         }
-        if (open) tot.irq.irqs_off_ns_max = std::max(tot.irq.irqs_off_ns_max, to - from);
+        if (open) close_stretch(from, to);
     }
     while (q.next <= clock[cpu]) {
         const vtime_ns t = q.next;

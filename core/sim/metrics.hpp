@@ -146,6 +146,9 @@ struct irq_metrics {
     std::uint64_t delayed = 0; // interrupts raised while IRQs were off on their CPU
     std::uint64_t delay_ns_total = 0, delay_ns_max = 0; // how long they waited for IRQs to come back on
     std::uint64_t irqs_off_ns_max = 0; // the longest stretch with IRQs off on one CPU (lock holds and their waits)
+    // Every CPU's IRQs-off time in lock holds and their waits, summed: off, every pcp->lock hold adds to it;
+    // on, only zone->lock's. Counted only while a source is active (engine_irq.cpp).
+    std::uint64_t irqs_off_ns_total = 0;
     std::uint64_t spin_ns = 0; // lock waiting inside the interrupts' own calls
     bool operator==(const irq_metrics&) const = default;
 };

@@ -404,11 +404,17 @@ std::vector<seed_reference> make_references()
                   "to using the buddy lists directly\"",
             "the RX interrupts' pcp_spin_trylock calls that failed because the code they interrupted held their "
             "CPU's own pcp->lock; off, IRQs are off for that whole hold, so an interrupt never finds it held"},
-        {"irq_delay_ns_max", "longest wait of an interrupt for IRQs to come back on", "ns", std::nullopt, std::nullopt,
+        {"irq_irqs_off_ns_total", "time with IRQs off in lock holds, all CPUs", "ns", std::nullopt, std::nullopt, false,
+            std::nullopt, change_form::percent, ec::decrease, "", false,
+            k10 + ": \"Demote the lock to pcp_spin_lock avoids an IRQ disable/enable in the common case\"",
+            "every CPU's IRQs-off time inside lock holds and their waits, summed: off, every pcp->lock hold of "
+            "every allocation and free masks IRQs; on, only zone->lock holds (refills, flushes, buddy fallbacks)"},
+        {"irq_delay_ns_total", "time interrupts waited for IRQs to come back on", "ns", std::nullopt, std::nullopt,
             false, std::nullopt, change_form::percent, ec::decrease, "", false,
             k10 + ": \"the zone lock still needs to disable IRQs but that will only happen on PCP refill and drain\"",
-            "off, an interrupt raised during a pcp->lock hold waits for its end, a nested refill's or flush's "
-            "zone->lock wait and hold included; on, only for the zone->lock hold (and its wait) it arrived in"},
+            "summed over every interrupt: off, one raised during a pcp->lock hold waits for its end, a nested "
+            "refill's or flush's zone->lock wait and hold included; on, only for the zone->lock hold (and its "
+            "wait) it arrived in, which on a contended zone->lock is most of it"},
         {"zone_lock_acquisitions", "zone->lock acquisitions", "", std::nullopt, std::nullopt, false, std::nullopt,
             change_form::percent, ec::increase, "", false,
             k10 + ": \"at the cost of some IRQ allocations taking a slower path\"",
@@ -543,6 +549,7 @@ std::optional<double> simulated_figure(const run_summary& r, std::string_view ke
     if (key == "irq_delay_ns_max") return static_cast<double>(t.irq.delay_ns_max);
     if (key == "irq_delay_ns_total") return static_cast<double>(t.irq.delay_ns_total);
     if (key == "irq_irqs_off_ns_max") return static_cast<double>(t.irq.irqs_off_ns_max);
+    if (key == "irq_irqs_off_ns_total") return static_cast<double>(t.irq.irqs_off_ns_total);
     if (key == "zone_lock_acquisitions")
         return r.zones.empty() ? std::nullopt : std::optional<double>(sum_zones(r, &zone_summary::acquisitions));
     if (key == "zone_lock_acq_per_1000_allocs") {

@@ -53,7 +53,9 @@ TEST_CASE("with IRQs left on under pcp->lock an interrupt that finds its CPU's p
 {
     const irq_run off = run_stream(false, 200), on = run_stream(true, 200);
     CHECK(off.irq.arrivals > 1000);
-    CHECK(off.irq.allocs == off.irq.arrivals);
+    // Every classified arrival has run but those still pending at the run's end (at most one a CPU here).
+    CHECK(off.irq.allocs <= off.irq.arrivals);
+    CHECK(off.irq.arrivals - off.irq.allocs <= 4);
     CHECK(off.irq.frees > 0);
     // Off: IRQs are off for the whole pcp->lock hold, so an interrupt never finds its own pageset locked.
     CHECK(off.irq.pcp_fallbacks == 0);
@@ -61,7 +63,8 @@ TEST_CASE("with IRQs left on under pcp->lock an interrupt that finds its CPU's p
     // On: some land inside a hold of their CPU's own pcp->lock, and their trylock fails.
     CHECK(on.irq.pcp_fallbacks > 0);
     CHECK(on.zone_acquisitions > off.zone_acquisitions);
-    // The IRQs-off stretches shrink to the zone->lock holds.
-    CHECK(on.irq.irqs_off_ns_max <= off.irq.irqs_off_ns_max);
+    // IRQs are off only inside zone->lock now, not for every pcp->lock hold. (The longest stretch need not
+    // shrink: it is a zone->lock wait either way, and on adds zone->lock traffic.)
+    CHECK(on.irq.irqs_off_ns_total < off.irq.irqs_off_ns_total);
     CHECK(on.irq.delay_ns_total < off.irq.delay_ns_total);
 }

@@ -277,4 +277,6 @@ TEST_CASE("scenario 010: with IRQs on under pcp->lock interrupts fall back to zo
     CHECK(figure(r.on, "irq_pcp_fallbacks") > 0);
     CHECK(figure(r.on, "zone_lock_acquisitions") > figure(r.off, "zone_lock_acquisitions"));
     CHECK(figure(r.on, "irq_delay_ns_total") < figure(r.off, "irq_delay_ns_total"));
+    // Off masks IRQs for every pcp->lock hold of every call; on only for zone->lock holds.
+    CHECK(figure(r.on, "irq_irqs_off_ns_total") < 0.5 * figure(r.off, "irq_irqs_off_ns_total"));
 }
