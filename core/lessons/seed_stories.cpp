@@ -230,8 +230,10 @@ const std::vector<story_text>& table()
                     "that arrives during a pageset hold waits until it ends, a refill's or flush's zone->lock wait "
                     "and hold included. B (Mel Gorman's v6.2 change): IRQs stay on; the interrupt runs at once, finds "
                     "its CPU's pcp->lock held by the code it interrupted, and goes to the buddy lists under "
-                    "zone->lock: shorter waits, more zone->lock traffic.",
+                    "zone->lock: IRQs are off for far less time and interrupts wait a little less, "
+                    "but zone->lock is taken many more times (the lanes of B).",
                     {{"interrupt calls sent to zone->lock", "totals.irq.pcp_fallbacks", ""},
+                        {"time interrupts waited, summed", "totals.irq.delay_ns_total", "ns"},
                         {"longest interrupt wait", "totals.irq.delay_ns_max", "ns"},
                         {"IRQs-off time in lock holds, all CPUs", "totals.irq.irqs_off_ns_total", "ns"},
                         {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
