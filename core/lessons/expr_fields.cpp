@@ -143,6 +143,29 @@ std::vector<field_def> global_fields()
     for (const auto& t : any_context)
         f.push_back(num(std::string("totals.any_context.") + t.name, t.what,
             [m = t.field](const eval_context& c, std::size_t) { return c.snap->totals.any_context.*m; }));
+    // Interrupt-context allocations (workload::irq_pages; v6.2 pcp-lock-irqs-enabled), one field each.
+    struct irq_total {
+        const char* name;
+        std::uint64_t sim::irq_metrics::*field;
+        const char* what;
+    };
+    static const irq_total irqs[] = {
+        {"arrivals", &sim::irq_metrics::arrivals, "interrupts raised (each allocates a page)"},
+        {"allocs", &sim::irq_metrics::allocs, "allocations in interrupt context"},
+        {"frees", &sim::irq_metrics::frees, "frees in interrupt context"},
+        {"pcp_fallbacks", &sim::irq_metrics::pcp_fallbacks,
+            "interrupt calls whose pcp_spin_trylock failed on their CPU's own held pcp->lock (to zone->lock)"},
+        {"delayed", &sim::irq_metrics::delayed, "interrupts raised while IRQs were off on their CPU"},
+        {"delay_ns_total", &sim::irq_metrics::delay_ns_total, "time interrupts waited for IRQs to come on, ns"},
+        {"delay_ns_max", &sim::irq_metrics::delay_ns_max, "the longest wait of one interrupt, ns"},
+        {"irqs_off_ns_max", &sim::irq_metrics::irqs_off_ns_max, "the longest IRQs-off stretch of one CPU, ns"},
+        {"irqs_off_ns_total", &sim::irq_metrics::irqs_off_ns_total,
+            "every CPU's IRQs-off time in lock holds and their waits, summed, ns"},
+        {"spin_ns", &sim::irq_metrics::spin_ns, "lock waits inside interrupt-context calls, ns"},
+    };
+    for (const auto& t : irqs)
+        f.push_back(num(std::string("totals.irq.") + t.name, t.what,
+            [m = t.field](const eval_context& c, std::size_t) { return c.snap->totals.irq.*m; }));
     return f;
 }
 

@@ -219,6 +219,25 @@ const std::vector<story_text>& table()
                         {"zone->lock wait, summed", "sum(zones, lock.wait_ns)", "ns"},
                         {"pages faulted in", "score.work_units", ""}}},
             }},
+        {"010", "010: IRQs left on under pcp->lock",
+            "skylake-2s on v6.6, net-stream with RX interrupts: A keeps IRQs off for every pcp->lock hold (v6.0, "
+            "v6.1), B only for zone->lock (v6.2+)",
+            1e8,
+            {
+                {50 * MS, "locks", "RX interrupts while the streams hold their pcp->lock",
+                    "Every CPU streams order-3 pages to its pair and takes NIC interrupts that each free an old RX "
+                    "page and take a new one. A (v6.0, v6.1): pcp->lock is taken with IRQs off, so an interrupt "
+                    "that arrives during a pageset hold waits until it ends, a refill's or flush's zone->lock wait "
+                    "and hold included. B (Mel Gorman's v6.2 change): IRQs stay on; the interrupt runs at once, finds "
+                    "its CPU's pcp->lock held by the code it interrupted, and goes to the buddy lists under "
+                    "zone->lock: IRQs are off for far less time and interrupts wait a little less, "
+                    "but zone->lock is taken many more times (the lanes of B).",
+                    {{"interrupt calls sent to zone->lock", "totals.irq.pcp_fallbacks", ""},
+                        {"time interrupts waited, summed", "totals.irq.delay_ns_total", "ns"},
+                        {"longest interrupt wait", "totals.irq.delay_ns_max", "ns"},
+                        {"IRQs-off time in lock holds, all CPUs", "totals.irq.irqs_off_ns_total", "ns"},
+                        {"zone->lock acquisitions", "sum(zones, lock.acquisitions)", ""}}},
+            }},
     };
     return t;
 }

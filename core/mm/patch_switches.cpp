@@ -89,6 +89,18 @@ std::string pcp_buddy_not_applicable(bool on, const kernel_version& era)
     return {};
 }
 
+// Whether pcp->lock disables IRQs is a property of pcp->lock, which v6.0 added; before it the lists were
+// guarded by disabling IRQs on their own CPU for the whole access, which is what the switch's off already is.
+// (v6.0 .. v6.5 run as era v5.4, which has no pcp->lock: the first modelled era with it is v6.6.)
+std::string irqs_enabled_not_applicable(bool on, const kernel_version& era)
+{
+    if (on && !era.at_least(6, 0))
+        return "pcp-lock-irqs-enabled leaves IRQs on while pcp->lock is held; era " + era.str()
+            + " has no pcp->lock (v6.0): its per-CPU lists are guarded by disabling IRQs on their CPU for the "
+              "whole access";
+    return {};
+}
+
 constexpr kernel_version v(int major, int minor)
 {
     return {major, minor, 0, 0};
@@ -155,6 +167,13 @@ constexpr std::array<patch_decl, NR_PATCHES> k_patch_table = {{
         // "[RFC 0/2] mm: page_alloc: pcp buddy allocator" and "[RFC 2/2] mm: page_alloc: per-cpu pageblock buddy
         // allocator", linux-mm, 2026-04-03; no kernel has it, so it is off in every era.
         {false, v(0, 0), std::nullopt}, pcp_buddy_not_applicable, "13-pcp-buddy", "009"},
+    {patch::pcp_lock_irqs_enabled, "pcp-lock-irqs-enabled",
+        "pcp->lock no longer disables IRQs, only zone->lock does; an interrupt that finds its CPU's pcp->lock "
+        "held takes or frees its page on the buddy lists under zone->lock",
+        "Mel Gorman, 2022",
+        // 5749077415994eb0 "mm/page_alloc: leave IRQs enabled for per-cpu page allocations", merged for
+        // v6.2-rc1 (backported to 6.1.y in 2023 as a dependency of 7b086755fb8c).
+        {true, v(6, 2), std::nullopt}, irqs_enabled_not_applicable, "15-pcp-lock-irqs-enabled", "010"},
 }};
 
 // The table is in enum order: patch_info(p) is k_patch_table[p].

@@ -27,8 +27,9 @@ enum class patch : unsigned {
     rmqueue_bulk_fallback_mode = 7, // Johannes Weiner 2025 (v6.15)
     alloc_pages_nolock = 8, // Alexei Starovoitov 2025 (v6.15)
     pcp_buddy = 9, // Johannes Weiner 2026 RFC, not merged
+    pcp_lock_irqs_enabled = 10, // Mel Gorman 2022 (v6.2)
 };
-inline constexpr unsigned NR_PATCHES = 10;
+inline constexpr unsigned NR_PATCHES = 11;
 
 // The kernel versions that have a switch's change: [since, until); `merged` false for a proposal that no
 // kernel has (its default is off everywhere).

@@ -257,6 +257,11 @@ std::string encode_snapshot(const sim::snapshot& s)
     for (std::uint64_t v : {ac.allocs, ac.failures, ac.failures_deferred_init, ac.spin_ns, ac.frees, ac.frees_over_high,
              ac.over_high_pages_max, ac.over_high_ns_max, ac.parked})
         w.u(v);
+    // Encoding 6: interrupt-context allocations (the pcp-lock-irqs-enabled switch's figures).
+    const sim::irq_metrics& iq = s.totals.irq;
+    for (std::uint64_t v : {iq.arrivals, iq.allocs, iq.alloc_failures, iq.frees, iq.pcp_fallbacks, iq.delayed,
+             iq.delay_ns_total, iq.delay_ns_max, iq.irqs_off_ns_max, iq.irqs_off_ns_total, iq.spin_ns})
+        w.u(v);
     return w.take();
 }
 
@@ -349,6 +354,13 @@ sim::snapshot decode_snapshot(std::string_view blob)
         sim::any_context_metrics& ac = s.totals.any_context;
         for (std::uint64_t* v : {&ac.allocs, &ac.failures, &ac.failures_deferred_init, &ac.spin_ns, &ac.frees,
                  &ac.frees_over_high, &ac.over_high_pages_max, &ac.over_high_ns_max, &ac.parked})
+            *v = r.u();
+    }
+    if (enc >= 6) {
+        sim::irq_metrics& iq = s.totals.irq;
+        for (std::uint64_t* v :
+            {&iq.arrivals, &iq.allocs, &iq.alloc_failures, &iq.frees, &iq.pcp_fallbacks, &iq.delayed,
+                &iq.delay_ns_total, &iq.delay_ns_max, &iq.irqs_off_ns_max, &iq.irqs_off_ns_total, &iq.spin_ns})
             *v = r.u();
     }
     // A placeholder the reader replaces with the recorded texts (procfs table).

@@ -14,10 +14,11 @@ namespace pcplab::session
 
 // See docs/recording-schema.md, "Snapshot blob". 2 adds the zone locks' waits_over_threshold; 3 the boot on
 // the time axis (snapshot::boot and each node's done_at_ns, at the end of the blob); 4 the remote-drain counters;
-// 5 the any-context counters (alloc-pages-nolock). This pcplab reads 1 to 5: a version-1 blob's
+// 5 the any-context counters (alloc-pages-nolock); 6 the interrupt-context counters (pcp-lock-irqs-enabled).
+// This pcplab reads 1 to 6: a version-1 blob's
 // waits_over_threshold reads as 0 (it was not counted then); a blob before 3 has all boot instants 0 (its time 0
 // was the workload's start); counters a blob lacks read as 0.
-inline constexpr unsigned SNAPSHOT_ENCODING = 5;
+inline constexpr unsigned SNAPSHOT_ENCODING = 6;
 
 // The blob of `s` without s.events, s.holds and s.commands (their counters and flags are kept) and without the
 // /proc texts of s.procfs (whether there are some is kept).

@@ -1,5 +1,7 @@
 // The engine: the step loop and the workload's actions. Every step pops the CPU whose clock is furthest
 // behind (ties: lower CPU id) and runs one thing for it, in this order of priority:
+//   0. an interrupt raised during its last step, when the workload has interrupt-context allocations
+//      (engine_irq.cpp);
 //   1. its vmstat tick, once its clock has crossed the tick's instant (engine_periodic.cpp);
 //      then CPU 0's forced drain_all_pages when one is due (engine_config::forced_drain_hz, engine_work.cpp);
 //   2. a reclaim batch, when the kswapd-like reclaimer of a node runs on this CPU and has work;
@@ -51,7 +53,9 @@ bool engine::impl::step()
     in_step = true;
     const std::uint64_t spin_before = cpu_m[cpu].spin_ns;
     s.chunk_kind = cpu_activity::ready; // run_chunk sets it again when this step is a chunk
-    if (t >= s.next_tick) {
+    if (irq_any && !irq[cpu].pending.empty()) {
+        run_irq(cpu); // engine_irq.cpp: an interrupt raised during the CPU's last step
+    } else if (t >= s.next_tick) {
         run_tick(cpu);
         s.next_tick += NS_PER_SEC;
     } else if (forced_drain_due(cpu, t)) {
@@ -65,6 +69,7 @@ bool engine::impl::step()
     } else {
         run_action(cpu);
     }
+    if (irq_any) classify_irqs(cpu);
     in_step = false;
     note_core_share(cpu, t, spin_before);
     requeue(cpu);
@@ -95,7 +100,8 @@ void engine::impl::run_chunk(int cpu)
 {
     cpu_state& s = st[cpu];
     vtime_ns& t = clock[cpu];
-    const vtime_ns chunk = std::min(s.cont_left, s.next_tick > t ? s.next_tick - t : vtime_ns{1});
+    vtime_ns chunk = std::min(s.cont_left, s.next_tick > t ? s.next_tick - t : vtime_ns{1});
+    if (irq_any) chunk = irq_cut(cpu, chunk); // an interrupt outside the allocator runs at its instant
     s.chunk_start = t;
     s.chunk_kind = s.activity;
     t += chunk;

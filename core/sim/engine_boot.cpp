@@ -252,6 +252,7 @@ void engine::impl::attach_workload()
     if (const status fits = load->settings_problem(env); !fits)
         throw workload_error(cfg.workload + ": " + fits.message());
     load->attach(env);
+    setup_irqs();
     boot_st.done = true;
 }
 

@@ -12,6 +12,8 @@
 //    auto-tuning code maintains, is cleared either way.
 //  - parallel-deferred-init (004): deferred init has already run; only the next boot (engine::reboot)
 //    uses the new thread count.
+//  - pcp-lock-irqs-enabled (010): read when the interrupts of a step are classified (engine_irq.cpp), so an
+//    interrupt raised in the next step meets the new rule.
 // A switch that means nothing on the era (mm::patch_not_applicable) is still recorded, with the reason, which
 // set_patch returns: it is decided here once and reaches the window in the command's result.
 #include "engine_impl.hpp"

@@ -21,6 +21,7 @@
 #include "sim/engine_prices.hpp"
 #include "sim/engine_reclaim_state.hpp"
 #include "sim/struct_page_cache_model.hpp"
+#include "sim/workloads/rng.hpp"
 
 #include "base/per_cpu.hpp"
 #include "mm/boot.hpp"
@@ -30,6 +31,7 @@
 
 #include <array>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -61,6 +63,30 @@ struct cpu_state {
     // The pageset a free_pages_nolock left above its high, and since when (engine_any_context.cpp).
     mm::zone* over_high_zone = nullptr;
     vtime_ns over_high_since = 0;
+};
+
+// A lock hold of one CPU inside its current step, seen by the interrupt model (engine_irq.cpp): from the
+// request (a spin_lock_irqsave disables IRQs before it spins) to the release; end 0 while still held.
+struct irq_window {
+    vtime_ns start = 0, end = 0;
+    mm::lock_kind kind = mm::lock_kind::zone_lock;
+    bool own_pcp = false; // pcp->lock of the holder's own pageset: what an interrupt there would try
+};
+
+// An interrupt raised on a CPU, classified against the holds of the step it arrived in.
+struct pending_irq {
+    vtime_ns arrival = 0;
+    bool pcp_locked = false; // v6.2+: its CPU's own pcp->lock was held by the code it interrupted
+};
+
+// Per CPU: the interrupt source (workload::irq_pages) and its state.
+struct irq_cpu_state {
+    bool active = false;
+    vtime_ns next = 0; // the next arrival
+    workloads::rng r;
+    std::vector<irq_window> windows; // this step's holds (cleared after each step)
+    std::deque<pending_irq> pending; // arrived, not yet run
+    std::deque<mm::pfn_t> ring; // the pages the interrupts took and have not freed yet
 };
 
 // Power-on to the workload's start (engine_boot.cpp).
@@ -134,6 +160,13 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     // --- periodic work and reclaim ---
     periodic_state periodic;
 
+    // --- interrupt-context allocations (engine_irq.cpp) ---
+    per_cpu<irq_cpu_state> irq;
+    bool irq_any = false; // some CPU has an interrupt source: lock holds are watched
+    double irq_mean_gap_ns = 0;
+    unsigned irq_ring = 0;
+    bool irq_fail_own_pcp = false; // while set, the acting CPU's trylock of its own pcp->lock fails
+
     // engine_boot.cpp
     void create_machine();
     void boot(const boot_observer* obs = nullptr);
@@ -165,6 +198,13 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     void note_any_context_alloc(int cpu, mm::pfn_t pfn, std::uint64_t spin_before);
     void note_any_context_free(int cpu, mm::zone& z, std::size_t parked_before, std::uint64_t spin_before);
     void check_over_high(int cpu);
+    // Interrupt-context allocations (engine_irq.cpp).
+    void setup_irqs();
+    void irq_lock_taken(const mm::lock_id& id, vtime_ns request);
+    void irq_lock_released(const mm::lock_id& id, vtime_ns end);
+    void classify_irqs(int cpu);
+    void run_irq(int cpu);
+    vtime_ns irq_cut(int cpu, vtime_ns chunk) const;
     void requeue(int cpu) { heap.update(cpu, clock[cpu]); }
 
     // engine_locks.cpp

@@ -76,6 +76,7 @@ void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
         l.last_request = t;
     clk = l.grant;
     action.enter_lock();
+    if (irq_any) irq_lock_taken(id, t);
 
     if (id.kind == mm::lock_kind::zone_lock) {
         if (caller == mm::lock_caller::rmqueue_bulk) action.refill = true;
@@ -85,10 +86,16 @@ void engine::impl::lock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
 }
 
 // pcp_spin_trylock (v6.0+), and zone->lock's spin_trylock on the v6.15 nolock paths: fails while another CPU
-// holds the lock at this instant.
+// holds the lock at this instant, or (v6.2+) in an interrupt whose CPU's own pcp->lock the interrupted code held.
 bool engine::impl::trylock(const mm::lock_id& id, int cpu, mm::lock_caller caller)
 {
     vlock& l = locks.of(id);
+    // An interrupt on the CPU whose own pcp->lock the interrupted code holds (v6.2+, engine_irq.cpp).
+    if (irq_fail_own_pcp && id.kind == mm::lock_kind::pcp_lock && id.cpu == acting) {
+        ++l.metrics->trylock_failures;
+        ++tot.irq.pcp_fallbacks;
+        return false;
+    }
     if (l.free_at > clock[acting]) {
         ++l.metrics->trylock_failures;
         return false;
@@ -106,6 +113,7 @@ void engine::impl::unlock(const mm::lock_id& id, int cpu, mm::lock_caller caller
     record_hold(l, id, cpu, caller, end, inside.pages_to_buddy + inside.pages_from_buddy);
     l.free_at = end;
     l.last_holder = cpu;
+    if (irq_any) irq_lock_released(id, end);
 }
 
 void engine::impl::record_hold(

@@ -134,6 +134,25 @@ struct any_context_metrics {
     bool operator==(const any_context_metrics&) const = default;
 };
 
+// Interrupt-context allocations and frees (workload::irq_pages, engine_irq.cpp) and what IRQs being off did
+// to them: v6.0/v6.1 keep IRQs off for a whole pcp->lock hold, v6.2+ (pcp-lock-irqs-enabled) only inside
+// zone->lock, where an interrupt that finds its CPU's own pcp->lock held goes to the buddy lists.
+struct irq_metrics {
+    std::uint64_t arrivals = 0; // interrupts raised
+    std::uint64_t allocs = 0, alloc_failures = 0, frees = 0;
+    // pcp_spin_trylock calls of an interrupt that failed because the code it interrupted held that CPU's own
+    // pcp->lock (v6.2+): the page came from, or went to, the buddy lists under zone->lock.
+    std::uint64_t pcp_fallbacks = 0;
+    std::uint64_t delayed = 0; // interrupts raised while IRQs were off on their CPU
+    std::uint64_t delay_ns_total = 0, delay_ns_max = 0; // how long they waited for IRQs to come back on
+    std::uint64_t irqs_off_ns_max = 0; // the longest stretch with IRQs off on one CPU (lock holds and their waits)
+    // Every CPU's IRQs-off time in lock holds and their waits, summed: off, every pcp->lock hold adds to it;
+    // on, only zone->lock's. Counted only while a source is active (engine_irq.cpp).
+    std::uint64_t irqs_off_ns_total = 0;
+    std::uint64_t spin_ns = 0; // lock waiting inside the interrupts' own calls
+    bool operator==(const irq_metrics&) const = default;
+};
+
 struct global_metrics {
     std::uint64_t allocs = 0, frees = 0;
     std::uint64_t pcp_hits = 0; // allocations served from a PCP list without a refill
@@ -148,6 +167,7 @@ struct global_metrics {
     // counted when asked (engine::totals), and drain work items queued on CPUs other than the queuing one.
     std::uint64_t pcp_trylock_failures = 0, remote_work_items = 0;
     any_context_metrics any_context;
+    irq_metrics irq;
 };
 
 } // namespace pcplab::sim

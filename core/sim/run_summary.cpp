@@ -83,7 +83,12 @@ ojson totals_object(const run_totals& t)
         {"any_context_spin_ns", t.any_context.spin_ns}, {"any_context_frees", t.any_context.frees},
         {"any_context_frees_over_high", t.any_context.frees_over_high},
         {"any_context_over_high_pages_max", t.any_context.over_high_pages_max},
-        {"any_context_over_high_ns_max", t.any_context.over_high_ns_max}, {"any_context_parked", t.any_context.parked}};
+        {"any_context_over_high_ns_max", t.any_context.over_high_ns_max}, {"any_context_parked", t.any_context.parked},
+        {"irq_arrivals", t.irq.arrivals}, {"irq_allocs", t.irq.allocs}, {"irq_alloc_failures", t.irq.alloc_failures},
+        {"irq_frees", t.irq.frees}, {"irq_pcp_fallbacks", t.irq.pcp_fallbacks}, {"irq_delayed", t.irq.delayed},
+        {"irq_delay_ns_total", t.irq.delay_ns_total}, {"irq_delay_ns_max", t.irq.delay_ns_max},
+        {"irq_irqs_off_ns_max", t.irq.irqs_off_ns_max}, {"irq_irqs_off_ns_total", t.irq.irqs_off_ns_total},
+        {"irq_spin_ns", t.irq.spin_ns}};
 }
 
 // Fields that name the configuration rather than measure it: a repeat keeps the first run's value.

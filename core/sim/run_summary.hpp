@@ -61,6 +61,8 @@ struct run_totals {
     std::uint64_t claim_searches = 0;
     // Calls from any context (v6.15 alloc-pages-nolock): failures, spinning and pcp->high overshoot.
     any_context_metrics any_context;
+    // Interrupt-context allocations (workload::irq_pages) and how long IRQs-off lock holds delayed them.
+    irq_metrics irq;
     std::uint64_t sys_ns = 0, user_ns = 0, idle_ns = 0, spin_ns = 0; // summed over CPUs
     std::uint64_t elapsed_ns = 0; // virtual time of the run
     double score = 0; // work units per virtual second

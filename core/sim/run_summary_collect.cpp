@@ -97,6 +97,7 @@ run_summary summarize_run(engine& e)
     t.pcp_trylock_failures = g.pcp_trylock_failures;
     t.remote_work_items = g.remote_work_items;
     t.any_context = g.any_context;
+    t.irq = g.irq;
     t.claim_searches = e.work_done().claim_searches;
     for (const auto& c : e.cpus()) {
         t.alloc_failures += c.alloc_failures;

@@ -163,6 +163,13 @@ std::string totals(const ojson& j)
             count(t["any_context_frees_over_high"]), "longest above high",
             fig(t["any_context_over_high_ns_max"], ns_str)});
     }
+    // Interrupt-context allocations (net-stream's rx_irq_pages_per_ms): shown only where the workload raised them.
+    if (t.contains("irq_arrivals") && mean_of(t["irq_arrivals"]) > 0) {
+        rows.push_back({"irq allocs", count(t["irq_allocs"]), "irq frees", count(t["irq_frees"]),
+            "to zone->lock (pcp held)", count(t["irq_pcp_fallbacks"])});
+        rows.push_back({"irqs delayed", count(t["irq_delayed"]), "longest delay", fig(t["irq_delay_ns_max"], ns_str),
+            "longest irqs off", fig(t["irq_irqs_off_ns_max"], ns_str)});
+    }
     std::string out = "\ntotals\n" + table(rows, "  ");
     out += "  score: " + fig(t["score"], real_str) + " " + str(j["score_unit"]) + " per virtual second ("
         + fig(j["work_units"], real_str) + " " + str(j["score_unit"]) + ")\n";

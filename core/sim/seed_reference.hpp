@@ -62,8 +62,8 @@ struct seed_reference {
 };
 
 // The five seeds and the later patches with a scenario (005: the free_high threshold, 006: the remote drain,
-// 007: the fallback mode rmqueue_bulk keeps, 008: allocation from any context, 009: the pcp buddy allocator RFC),
-// in id order.
+// 007: the fallback mode rmqueue_bulk keeps, 008: allocation from any context, 009: the pcp buddy allocator RFC,
+// 010: IRQs left on under pcp->lock), in id order.
 const std::vector<seed_reference>& seed_references();
 // A seed by id ("000", or "0", "4" ...); nullptr when there is none.
 const seed_reference* find_seed_reference(std::string_view id);
@@ -78,6 +78,9 @@ const seed_reference* find_seed_reference(std::string_view id);
 //   any_context_failures, any_context_failures_deferred_init, any_context_spin_ns,
 //   any_context_over_high_pages_max, any_context_over_high_ns_max   calls from any context (v6.15 nolock)
 //   zone_lock_acq_per_1000_allocs  zone->lock acquisitions (every zone) per 1000 allocations
+//   zone_lock_acquisitions   zone->lock acquisitions, every zone
+//   irq_pcp_fallbacks, irq_delay_ns_max, irq_delay_ns_total, irq_irqs_off_ns_max   interrupt-context
+//                            allocations (v6.2 pcp-lock-irqs-enabled, engine_irq.cpp)
 //   spin_pct                 lock waiting as a share of busy (system + user) time, %
 //   zone_lock_wait_ns        wait on every zone->lock, summed
 //   contention_pct           the largest zone->lock contention % of the run

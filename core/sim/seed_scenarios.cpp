@@ -60,6 +60,8 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //  008  bpf-any-context runs from power-on: the failures last as long as deferred init, which is linear in a
 //       node's pages, so the scale sets how many there are; the overshoot depends on batch and high only.
 //  009  jemalloc-purge's workers and purgers run at a steady state set by the dirty bound, not by memory.
+//  010  net-stream with RX interrupts: the streams set how often a CPU holds its pcp->lock, the interrupts' rate
+//       how often one lands in such a hold; memory does not matter beyond high_min.
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -123,6 +125,15 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         p.duration_ns = quick ? 100 * MS : 500 * MS;
         p.why = "every worker faults in and frees a bounded amount, so memory does not matter beyond holding the "
                 "pageblocks the pagesets claim; two purgers a node, a handful for the machine";
+    } else if (ref.id == "010") {
+        p.gib_per_node = quick ? 2 : 8;
+        p.intensity = 1.0;
+        // E: a 10 GbE port at line rate with 1500-byte frames receives about 830 packets per ms; over 16 RX
+        // queues about 50 per queue, one page each where no page pool recycles them.
+        p.params = {{"rx_irq_pages_per_ms", 50}};
+        p.duration_ns = quick ? 100 * MS : 500 * MS;
+        p.why = "every CPU streams to its pair and takes RX interrupts at 50 pages per ms; what matters is how "
+                "often an interrupt lands in a pcp->lock hold, which memory does not change";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;

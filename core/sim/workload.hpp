@@ -72,6 +72,14 @@ struct workload_score {
     double seed_measure_value = 0;
 };
 
+// Page allocations a workload raises in interrupt context on each of its CPUs (a NIC refilling its RX ring from
+// its interrupt handler): arrivals per millisecond of virtual time and CPU, and the ring's length (each
+// interrupt frees the page taken `ring` interrupts earlier on its CPU, then takes a new one). 0: none.
+struct irq_load {
+    double pages_per_ms = 0;
+    unsigned ring = 0;
+};
+
 class workload
 {
 public:
@@ -107,6 +115,8 @@ public:
     // then attaches it right after setup_per_cpu_pageset, at virtual time 0, and completes deferred init at
     // its modelled time (engine_boot.cpp). False: the workload starts once the machine has booted.
     virtual bool starts_during_deferred_init() const { return false; }
+    // Interrupt-context allocations on the workload's CPUs (engine_irq.cpp); none by default.
+    virtual irq_load irq_pages() const { return {}; }
 };
 
 // A workload whose settings do not fit the machine it was attached to (workload::settings_problem).

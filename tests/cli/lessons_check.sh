@@ -1,5 +1,5 @@
 # `lessons check` runs every lesson headless and passes; a malformed lesson exits 2 naming file and line while
-# the others still run; an unsatisfiable check exits 1; `lessons list` lists the fourteen lessons.
+# the others still run; an unsatisfiable check exits 1; `lessons list` lists the fifteen lessons.
 set -e
 . "$(dirname "$0")/lib.bash"
 fixtures="$src/tests/fixtures/lessons"
@@ -8,7 +8,7 @@ fixtures="$src/tests/fixtures/lessons"
 # program can no longer satisfy fails the build.
 run lessons check
 [ "$rc" -eq 0 ] || fail "lessons check: exit $rc: $(grep -E 'FAIL|ERROR' "$tmp/out" | head -20) $(cat "$tmp/err")"
-grep -Eq '^14 lesson\(s\), [0-9]+ checks: [0-9]+ passed, 0 failed; 0 lesson\(s\) failed, 0 malformed' "$tmp/out" ||
+grep -Eq '^15 lesson\(s\), [0-9]+ checks: [0-9]+ passed, 0 failed; 0 lesson\(s\) failed, 0 malformed' "$tmp/out" ||
     fail "lessons check summary: $(tail -1 "$tmp/out")"
 ! grep -q 'FAIL' "$tmp/out" || fail "a FAIL line in: $(grep FAIL "$tmp/out" | head)"
 # Lesson 3 reproduces seed 000's table step by step.
@@ -20,7 +20,7 @@ grep -q "figure  a refill's time: its mean hold + the mean zone->lock wait: pape
 
 run lessons list
 [ "$rc" -eq 0 ] || fail "lessons list: exit $rc"
-[ "$(wc -l <"$tmp/out")" -eq 14 ] || fail "lessons list: $(cat "$tmp/out")"
+[ "$(wc -l <"$tmp/out")" -eq 15 ] || fail "lessons list: $(cat "$tmp/out")"
 grep -Eq '^03-seed-000-\S+ +000 ' "$tmp/out" || fail "lessons list: lesson 3 line"
 grep -Eq '^09-free-high-threshold +005 ' "$tmp/out" || fail "lessons list: lesson 9 line (scenario 005)"
 grep -Eq '^10-remote-drain +006 ' "$tmp/out" || fail "lessons list: lesson 10 line (scenario 006)"
@@ -28,6 +28,7 @@ grep -Eq '^11-rmqueue-bulk-fallback-mode +007 ' "$tmp/out" || fail "lessons list
 grep -Eq '^12-alloc-pages-nolock +008 ' "$tmp/out" || fail "lessons list: lesson 12 line (scenario 008)"
 grep -Eq '^13-pcp-buddy +009 ' "$tmp/out" || fail "lessons list: lesson 13 line (scenario 009)"
 grep -Eq '^14-pcp-batch-scale-max +- ' "$tmp/out" || fail "lessons list: lesson 14 line (a sysctl, no scenario)"
+grep -Eq '^15-pcp-lock-irqs-enabled +010 ' "$tmp/out" || fail "lessons list: lesson 15 line (scenario 010)"
 
 # Malformed lessons: exit 2, FILE:LINE:COL on stderr for each, and the good lesson beside them still runs.
 run lessons check "$fixtures/mixed"

@@ -52,7 +52,7 @@ sed 's/wall [0-9.]* ms/wall - ms/' "$tmp/out" >"$tmp/patches.out"
 [ "$rc" -eq 0 ] && cmp -s "$tmp/patches.out" "$tmp/seeds.out" || fail "patches and seeds differ for --only 004"
 # The help lists every scenario from the table the runs use, so a patch added there is listed without an edit.
 run patches --help
-for id in 000 001 002 003 004 005 006 007 008 009; do
+for id in 000 001 002 003 004 005 006 007 008 009 010; do
     grep -q "^  $id  " "$tmp/out" || fail "patches --help does not list scenario $id"
 done
 grep -q "^  004  parallel-deferred-init (Daniel Jordan, 2018 RFC): boot on xeon-88-503g (4.15-rc2)$" "$tmp/out" \

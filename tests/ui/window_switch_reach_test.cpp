@@ -241,3 +241,18 @@ TEST_CASE("the pcp-buddy switch, an RFC, is off on v6.18 but settable, labelled 
     }
     check_greyed_off(p, "v5.14", "(v6.0)");
 }
+
+TEST_CASE("the pcp-lock-irqs-enabled switch is on with its lesson linked on v6.6 and greyed naming v6.0 on v5.14",
+    "[ui][window][switches]")
+{
+    const auto p = mm::patch::pcp_lock_irqs_enabled;
+    {
+        test::running_window rw([](window_options& o) { o.era = "v6.6"; });
+        REQUIRE(rw.started);
+        switch_table* t = rw.w->controls()->switches();
+        CHECK(t->state(sim::command_target::a, p)); // merged for v6.2; v6.6 is the first modelled era with pcp->lock
+        CHECK(t->box(sim::command_target::a, p)->isEnabled());
+        CHECK(links_lesson(t, "lessons/15-pcp-lock-irqs-enabled.md"));
+    }
+    check_greyed_off(p, "v5.14", "(v6.0)");
+}

@@ -160,14 +160,15 @@ void main_window::build_switch_actions(QMenu* menu)
     }
 }
 
-// A story per seed (Ctrl+Shift+0, 1, ... in the table's order), and stopping the one that plays.
+// A story per seed (Ctrl+Shift+0 to 9 for the first ten, in the table's order), and stopping the one that plays.
 void main_window::build_story_menu(QMenu* menu)
 {
     int n = 0;
     for (const auto& s : lessons::seed_stories()) {
         const QString id = qs(s.seed->id);
         QAction* a = menu->addAction(qs(s.title));
-        a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | (Qt::Key_0 + n++)));
+        if (n < 10) a->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | (Qt::Key_0 + n))); // past 9: the menu only
+        ++n;
         a->setToolTip(qs(s.summary));
         a->setStatusTip(a->toolTip());
         connect(a, &QAction::triggered, this, [this, id] { m_stories->start(id); });

@@ -34,6 +34,10 @@
 //   writes     4 x intensity per turn (E: a send turn ends when the socket's send buffer is full; 4 x 128
 //              KiB = 512 KiB, half of TCP small queues' 1 MiB tcp_limit_output_bytes, so that both
 //              directions of a pair fit in flight)
+//   rx_irq_pages_per_ms  0: with a rate, each CPU's NIC RX interrupt refills its ring with an order-0 page
+//              (GFP_ATOMIC) at that mean rate, in interrupt context, and frees the page it took rx_ring
+//              interrupts before (the engine runs them: engine_irq.cpp). 0 keeps every run without it unchanged.
+//   rx_ring    512: ixgbe's default RX descriptor count (IXGBE_DEFAULT_RXD)
 // Score: KiB sent (throughput).
 #include "sim/workloads/registry_internal.hpp"
 #include "sim/workloads/rng.hpp"
@@ -61,6 +65,14 @@ public:
     {
         m_params.add("write_kib", 128, "bytes per send() call, KiB (iperf3's TCP default)", 1, 1 << 20);
         m_params.add("writes", 4, "send() calls per turn before the CPU receives (x intensity)", 1, 1e6);
+        m_params.add("rx_irq_pages_per_ms", 0,
+            "order-0 pages each CPU's NIC RX interrupt takes per ms, in interrupt context (0: none)", 0, 1e6);
+        m_params.add(
+            "rx_ring", 512, "RX ring length: an interrupt frees the page taken this many interrupts ago", 1, 1 << 16);
+    }
+    irq_load irq_pages() const override
+    {
+        return {m_params.get("rx_irq_pages_per_ms"), static_cast<unsigned>(m_params.get("rx_ring"))};
     }
     std::string_view name() const override { return "net-stream"; }
 

@@ -83,5 +83,6 @@ inline constexpr std::uint64_t TAG_NET_STREAM = 0x6e65745f31ULL; // "net_1"
 inline constexpr std::uint64_t TAG_FRAG_CHURN = 0x6672675f31ULL; // "frg_1"
 inline constexpr std::uint64_t TAG_BPF_ANY_CONTEXT = 0x6270665f31ULL; // "bpf_1"
 inline constexpr std::uint64_t TAG_JEMALLOC_PURGE = 0x6a656d5f31ULL; // "jem_1"
+inline constexpr std::uint64_t TAG_IRQ_ALLOC = 0x6972715f31ULL; // "irq_1": the engine's interrupt source
 
 } // namespace pcplab::sim::workloads

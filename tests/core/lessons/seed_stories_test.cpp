@@ -36,7 +36,7 @@ TEST_CASE("there is a story for every seed, with checkpoints that point at a vie
             for (const auto& f : c.figures) CHECK(f.expr.valid());
         }
     }
-    CHECK(lessons::find_story("10") == nullptr);
+    CHECK(lessons::find_story("11") == nullptr);
 }
 
 TEST_CASE("a story's machines are the seed's scaled machine, A without the patch and B with it, nothing else differing")

@@ -43,6 +43,7 @@ sim::snapshot rich_snapshot()
     s.procfs = procfs::procfs_texts::from_texts("Node 0, zone      DMA\n", "");
     s.procfs_time_ns = 12345;
     s.totals.any_context = {10, 4, 3, 5000, 9, 2, 17, 250000, 1};
+    s.totals.irq = {40, 40, 1, 30, 12, 25, 90000, 8000, 9000, 700};
     s.zones.front().free_blocks_exact = false;
     s.zones.front().lock.waiting_cpus_now = -1;
     s.zones.front().lock.someone_waiting = true;
@@ -102,12 +103,12 @@ TEST_CASE("the snapshot structs have no field the codec does not know")
     // core/session/snapshot_codec.cpp (and bump SNAPSHOT_ENCODING), compare it in snapshot_diff.hpp, and
     // update the sizes here (x86-64, libstdc++). (run_info::costs and hold_threshold_ns are the exception: the
     // run's header keeps them, and the reader puts them back.)
-    CHECK(sizeof(sim::snapshot) == 808);
+    CHECK(sizeof(sim::snapshot) == 896);
     CHECK(sizeof(sim::zone_snapshot) == 1880);
     CHECK(sizeof(sim::lock_snapshot) == 1232);
     CHECK(sizeof(sim::lock_metrics) == 1200);
     CHECK(sizeof(sim::cpu_metrics) == 80);
-    CHECK(sizeof(sim::global_metrics) == 168);
+    CHECK(sizeof(sim::global_metrics) == 256);
     CHECK(sizeof(sim::run_info) == 88);
     CHECK(sizeof(sim::deferred_progress) == 80);
     CHECK(sizeof(sim::workload_score) == 80);

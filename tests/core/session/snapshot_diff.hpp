@@ -174,6 +174,7 @@ public:
         eq("totals.pcp_trylock_failures", t.pcp_trylock_failures, u.pcp_trylock_failures);
         eq("totals.remote_work_items", t.remote_work_items, u.remote_work_items);
         eq("totals.any_context", t.any_context == u.any_context, true);
+        eq("totals.irq", t.irq == u.irq, true);
         eq("score.work_units", a.score.work_units, b.score.work_units);
         eq("score.unit", a.score.unit, b.score.unit);
         eq("score.seed_measure", a.score.seed_measure, b.score.seed_measure);

@@ -27,10 +27,10 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenarios 005 to 009 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 10);
+    REQUIRE(refs.size() == 11);
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -44,7 +44,7 @@ TEST_CASE("the five seeds and scenarios 005 to 009 carry their published numbers
     CHECK(sim::find_seed_reference("4") == &refs[4]);
     CHECK(refs[4].workload == "boot");
     CHECK(*refs[4].figures[0].change == 9.56);
-    CHECK(sim::find_seed_reference("10") == nullptr);
+    CHECK(sim::find_seed_reference("11") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
     // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
     const auto* s5 = sim::find_seed_reference("005");
@@ -102,6 +102,16 @@ TEST_CASE("the five seeds and scenarios 005 to 009 carry their published numbers
         CHECK_FALSE(f.change);
         CHECK_FALSE(f.off);
         CHECK_FALSE(f.on);
+        CHECK(f.source.find("no published figure") == 0);
+    }
+    // 010: Mel Gorman's commit gives no figure, only the direction and its warning about interrupt-heavy loads.
+    const auto* s10 = sim::find_seed_reference("010");
+    REQUIRE(s10);
+    CHECK(s10->sw == mm::patch::pcp_lock_irqs_enabled);
+    CHECK(mm::patch_info(s10->sw).scenario == s10->id);
+    CHECK(s10->workload == "net-stream");
+    for (const auto& f : s10->figures) {
+        CHECK_FALSE(f.change);
         CHECK(f.source.find("no published figure") == 0);
     }
 }

@@ -1,4 +1,4 @@
-// The five seeds and scenarios 005 to 009 reproduced on the engine: each scenario (sim::seed_scenarios, the one
+// The five seeds and scenarios 005 to 010 reproduced on the engine: each scenario (sim::seed_scenarios, the one
 // `pcplab-cli seeds` runs) with its switch off and on, and the direction of each published effect asserted with a
 // margin that a wrong model would miss. Margins are about half of what the model produces at the scale used,
 // so they leave room for cost-model refinements but fail when an effect vanishes or turns around.
@@ -264,4 +264,19 @@ TEST_CASE("scenario 009: claiming whole pageblocks and freeing to the owner cut 
     CHECK(figure(r.on, "score") > figure(r.off, "score"));
     CHECK(figure(r.off, "pcp_trylock_failures") == 0);
     CHECK(figure(r.on, "pcp_trylock_failures") > 0);
+}
+
+// Scenario 010 (Mel Gorman's "leave IRQs enabled for per-cpu page allocations", v6.2): net-stream with RX
+// interrupts on skylake-2s as v6.6. Off (v6.0 / v6.1), IRQs are off for every pcp->lock hold; on, an interrupt
+// that lands in its CPU's own pcp->lock hold takes its page from the buddy lists under zone->lock. The commit
+// publishes no figure.
+TEST_CASE("scenario 010: with IRQs on under pcp->lock interrupts fall back to zone->lock and wait less")
+{
+    const seed_runs r = run_seed("010");
+    CHECK(figure(r.off, "irq_pcp_fallbacks") == 0);
+    CHECK(figure(r.on, "irq_pcp_fallbacks") > 0);
+    CHECK(figure(r.on, "zone_lock_acquisitions") > figure(r.off, "zone_lock_acquisitions"));
+    CHECK(figure(r.on, "irq_delay_ns_total") < figure(r.off, "irq_delay_ns_total"));
+    // Off masks IRQs for every pcp->lock hold of every call; on only for zone->lock holds.
+    CHECK(figure(r.on, "irq_irqs_off_ns_total") < 0.5 * figure(r.off, "irq_irqs_off_ns_total"));
 }
