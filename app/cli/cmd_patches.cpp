@@ -49,8 +49,8 @@ std::string scenario_lines()
 {
     std::string out;
     for (const auto& r : sim::seed_references())
-        out += "  " + r.id + "  " + std::string(mm::patch_name(r.sw)) + " (" + r.author + "): " + r.workload + " on "
-            + r.preset + " (" + r.era + ")\n";
+        out += "  " + r.id + "  " + sim::control_name(r) + " (" + r.author + "): " + r.workload + " on " + r.preset
+            + " (" + r.era + ")\n";
     return out;
 }
 

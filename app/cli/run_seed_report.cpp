@@ -137,12 +137,11 @@ std::string seeds_text(const std::vector<seed_outcome>& seeds, bool quick)
     int agree = 0, total = 0;
     for (const auto& s : seeds) {
         const auto& r = *s.ref;
-        const std::string sw(mm::patch_name(r.sw));
         out += "scenario " + r.id + "  " + r.title + " (" + r.author + ")\n";
         out += "  published: " + r.benchmark + "; " + r.machine + "\n";
         out += "  simulated: preset " + r.preset + ", era " + r.era
             + (s.modelled_era != r.era ? " (modelled as " + s.modelled_era + ")" : "") + ", workload " + r.workload
-            + ", " + sw + " off / on\n";
+            + ", " + sim::sides_label(r) + "\n";
         out += "  " + scale_line(s) + "\n";
         if (r.workload == "boot")
             out += "  boot only (deferred init), wall " + sim_value("t_ns", s.off.wall_ns + s.on.wall_ns) + "\n\n";
@@ -200,7 +199,7 @@ std::string seeds_json(const std::vector<seed_outcome>& seeds, bool quick)
             ++total;
         }
         std::string item = "{\"id\":" + json_str(r.id) + ",\"title\":" + json_str(r.title)
-            + ",\"author\":" + json_str(r.author) + ",\"switch\":" + json_str(std::string(mm::patch_name(r.sw)))
+            + ",\"author\":" + json_str(r.author) + ",\"switch\":" + json_str(sim::control_name(r))
             + ",\"preset\":" + json_str(r.preset) + ",\"era\":" + json_str(r.era)
             + ",\"modelled_era\":" + json_str(s.modelled_era) + ",\"workload\":" + json_str(r.workload)
             + ",\"published_machine\":" + json_str(r.machine) + ",\"published_benchmark\":" + json_str(r.benchmark)

@@ -124,9 +124,11 @@ struct reader {
                 l.summary = text;
                 summary_line = e.line;
             } else if (e.key == "seed") {
-                if (!sim::find_seed_reference(text))
-                    error(e.line, e.value_column, "seed: '" + text + "' is not a seed (000, 001, 002, 003, 004)");
-                else
+                if (!sim::find_seed_reference(text)) {
+                    std::string ids; // from the table, so a new scenario is listed without an edit here
+                    for (const auto& r : sim::seed_references()) ids += (ids.empty() ? "" : ", ") + r.id;
+                    error(e.line, e.value_column, "seed: '" + text + "' is not a scenario (" + ids + ")");
+                } else
                     l.seed = sim::find_seed_reference(text)->id;
             } else {
                 error(e.line, 1, "unknown front-block key '" + e.key + "' (title, summary, seed)");

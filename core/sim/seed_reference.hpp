@@ -6,6 +6,7 @@
 #include "sim/run_summary.hpp"
 
 #include "mm/patch_switches.hpp"
+#include "mm/sysctl_bounds.hpp"
 
 #include <optional>
 #include <string>
@@ -48,11 +49,20 @@ struct published_figure {
     std::string model_note;
 };
 
+// A scenario whose two sides differ by a vm.* setting at boot rather than by a switch (the batch scale, a build
+// option that a proposal made a sysctl): A boots with `off`, B with `on`, every switch at the era's default.
+struct sysctl_sides {
+    mm::vm_sysctl name = mm::vm_sysctl::pcp_batch_scale_max;
+    long off = 0, on = 0;
+};
+
 struct seed_reference {
     std::string id; // "000"
     std::string title;
     std::string author; // "Mel Gorman, Oct 2019"
-    mm::patch sw = mm::patch::pcp_update_after_deferred_init; // the switch turned off and on
+    // What differs between the sides: the switch turned off and on, or a sysctl's two values; exactly one is set.
+    std::optional<mm::patch> sw;
+    std::optional<sysctl_sides> sysctl;
     std::string preset; // the machine preset that reproduces the seed's machine
     std::string era; // the kernel version the seed measured on ("5.4.0-rc3")
     std::string workload; // the pcplab workload ("kernbench"); "boot" for a boot-only seed
@@ -63,8 +73,13 @@ struct seed_reference {
 
 // The five seeds and the later patches with a scenario (005: the free_high threshold, 006: the remote drain,
 // 007: the fallback mode rmqueue_bulk keeps, 008: allocation from any context, 009: the pcp buddy allocator RFC,
-// 010: IRQs left on under pcp->lock), in id order.
+// 010: IRQs left on under pcp->lock, 011: the batch scale as a sysctl), in id order.
 const std::vector<seed_reference>& seed_references();
+// What the two sides differ by, for a line of text: "pcp-buddy off / on", "vm.pcp_batch_scale_max 5 / 0".
+std::string sides_label(const seed_reference& ref);
+// The switch's name, or the sysctl's ("vm.pcp_batch_scale_max"): the `switch` of `pcplab-cli patches --json`.
+std::string control_name(const seed_reference& ref);
+
 // A seed by id ("000", or "0", "4" ...); nullptr when there is none.
 const seed_reference* find_seed_reference(std::string_view id);
 
@@ -79,8 +94,9 @@ const seed_reference* find_seed_reference(std::string_view id);
 //   any_context_over_high_pages_max, any_context_over_high_ns_max   calls from any context (v6.15 nolock)
 //   zone_lock_acq_per_1000_allocs  zone->lock acquisitions (every zone) per 1000 allocations
 //   zone_lock_acquisitions   zone->lock acquisitions, every zone
-//   irq_pcp_fallbacks, irq_delay_ns_max, irq_delay_ns_total, irq_irqs_off_ns_max   interrupt-context
-//                            allocations (v6.2 pcp-lock-irqs-enabled, engine_irq.cpp)
+//   refill_latency_mean_ns   mean rmqueue_bulk hold + mean zone->lock wait per acquisition, every zone
+//   irq_pcp_fallbacks, irq_delay_ns_max, irq_delay_ns_total, irq_irqs_off_ns_max, irq_irqs_off_ns_total
+//                            interrupt-context allocations (v6.2 pcp-lock-irqs-enabled, engine_irq.cpp)
 //   spin_pct                 lock waiting as a share of busy (system + user) time, %
 //   zone_lock_wait_ns        wait on every zone->lock, summed
 //   contention_pct           the largest zone->lock contention % of the run

@@ -1,6 +1,7 @@
 // The scale of each seed's scenario, and its two sides (switch off / on) as engine runs.
 #include "sim/seed_scenarios.hpp"
 
+#include "sim/boot_sysctl.hpp"
 #include "sim/preset.hpp"
 #include "sim/preset_layout.hpp"
 
@@ -62,6 +63,8 @@ std::vector<std::pair<std::string, double>> kernbench_scaled(double f)
 //  009  jemalloc-purge's workers and purgers run at a steady state set by the dirty bound, not by memory.
 //  010  net-stream with RX interrupts: the streams set how often a CPU holds its pcp->lock, the interrupts' rate
 //       how often one lands in such a hold; memory does not matter beyond high_min.
+//  011  page-fault1 with ten tasks (intensity 0.057 of 176 CPUs), as the mail's ten scripts: a refill's size
+//       follows how long a task allocates without freeing (alloc_factor), which 8 GiB leaves room for.
 seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
 {
     const bool quick = scale == seed_scale::quick;
@@ -134,6 +137,12 @@ seed_plan plan_for_seed(const seed_reference& ref, seed_scale scale)
         p.duration_ns = quick ? 100 * MS : 500 * MS;
         p.why = "every CPU streams to its pair and takes RX interrupts at 50 pages per ms; what matters is how "
                 "often an interrupt lands in a pcp->lock hold, which memory does not change";
+    } else if (ref.id == "011") {
+        p.gib_per_node = 8; // lesson 14's machine: the quick scale is the full one
+        p.intensity = 0.057;
+        p.duration_ns = quick ? 50 * MS : 100 * MS;
+        p.why = "ten tasks fault in and unmap as the mail's ten scripts did; a refill grows with how long a task "
+                "allocates without freeing, which 8 GiB leaves room for";
     } else if (ref.id == "004") {
         p.gib_per_node = quick ? 4 : 32; // 4: node 0 still has a Normal zone above the PCI hole
         p.intensity = 1.0;
@@ -184,9 +193,18 @@ config_result seed_machine_config(
 {
     machine_options opts;
     opts.era = ref.era;
-    opts.switches.push_back({ref.sw, on});
+    if (ref.sw) opts.switches.push_back({*ref.sw, on});
     opts.init_threads = init_threads;
-    return make_machine_config(spec, opts);
+    if (!ref.sysctl) return make_machine_config(spec, opts);
+    // A sysctl scenario: the sides boot with its two values, the switches at the era's defaults.
+    mm::machine_spec with = spec;
+    const std::string name = mm::vm_sysctl_name(ref.sysctl->name);
+    const long value = on ? ref.sysctl->on : ref.sysctl->off;
+    if (const status set = set_boot_sysctl(with, name, value); !set) return set.error();
+    auto cfg = make_machine_config(with, opts);
+    if (auto* c = std::get_if<machine_config>(&cfg))
+        if (const status fits = check_sysctl(name, value, c->requested); !fits) return fits.error();
+    return cfg;
 }
 
 seed_scenario make_seed_scenario(const seed_reference& ref, seed_scale scale)

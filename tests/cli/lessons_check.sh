@@ -27,7 +27,7 @@ grep -Eq '^10-remote-drain +006 ' "$tmp/out" || fail "lessons list: lesson 10 li
 grep -Eq '^11-rmqueue-bulk-fallback-mode +007 ' "$tmp/out" || fail "lessons list: lesson 11 line (scenario 007)"
 grep -Eq '^12-alloc-pages-nolock +008 ' "$tmp/out" || fail "lessons list: lesson 12 line (scenario 008)"
 grep -Eq '^13-pcp-buddy +009 ' "$tmp/out" || fail "lessons list: lesson 13 line (scenario 009)"
-grep -Eq '^14-pcp-batch-scale-max +- ' "$tmp/out" || fail "lessons list: lesson 14 line (a sysctl, no scenario)"
+grep -Eq '^14-pcp-batch-scale-max +011 ' "$tmp/out" || fail "lessons list: lesson 14 line (scenario 011, a sysctl)"
 grep -Eq '^15-pcp-lock-irqs-enabled +010 ' "$tmp/out" || fail "lessons list: lesson 15 line (scenario 010)"
 
 # Malformed lessons: exit 2, FILE:LINE:COL on stderr for each, and the good lesson beside them still runs.

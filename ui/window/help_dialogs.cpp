@@ -46,14 +46,18 @@ QString seeds_html()
                                "every scenario off and on).</p>");
     for (const auto& s : sim::seed_references()) {
         h += QStringLiteral("<h3>%1 &mdash; %2</h3>").arg(esc(s.id), esc(s.title));
-        h += QStringLiteral("<p><b>%1</b>. Switch <code>%2</code>: %3</p>")
-                 .arg(esc(s.author), qs(mm::patch_name(s.sw)), qs(mm::patch_summary(s.sw)).toHtmlEscaped());
+        if (s.sw)
+            h += QStringLiteral("<p><b>%1</b>. Switch <code>%2</code>: %3</p>")
+                     .arg(esc(s.author), qs(mm::patch_name(*s.sw)), qs(mm::patch_summary(*s.sw)).toHtmlEscaped());
+        else
+            h += QObject::tr("<p><b>%1</b>. No switch: the two sides boot with <code>%2</code>.</p>")
+                     .arg(esc(s.author), esc(sim::sides_label(s)));
         h += QStringLiteral("<p>Machine: %1<br>Benchmark: %2<br>In pcplab: preset <code>%3</code>, era "
                             "<code>%4</code>, workload <code>%5</code></p>")
                  .arg(esc(s.machine), esc(s.benchmark), esc(s.preset), esc(s.era), esc(s.workload));
         h += QObject::tr("<p><a href=\"story:%1\"><b>Reproduce</b></a>: play story %1, the seed's machine with "
-                         "the switch off (A) and on (B) side by side.</p>")
-                 .arg(esc(s.id));
+                         "%2 side by side (A, B).</p>")
+                 .arg(esc(s.id), esc(sim::sides_label(s)));
         h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>figure</th><th>off</th>"
                             "<th>on</th><th>change</th><th>source</th></tr>");
         for (const auto& f : s.figures) {

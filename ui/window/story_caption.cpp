@@ -50,7 +50,7 @@ story_caption::story_caption(QWidget* parent)
 }
 
 void story_caption::show_text(const QString& step, const QString& title, const QString& caption,
-    const std::vector<figure_row>& figures, bool last)
+    const std::array<QString, 2>& sides, const std::vector<figure_row>& figures, bool last)
 {
     m_step->setText(step);
     m_title->setText(
@@ -60,7 +60,7 @@ void story_caption::show_text(const QString& step, const QString& title, const Q
         delete it->widget();
         delete it;
     }
-    const QStringList head = {QString(), tr("A: without the patch"), tr("B: with the patch")};
+    const QStringList head = {QString(), sides[0], sides[1]};
     for (int c = 0; c < 3; ++c) {
         auto* l = new QLabel(QStringLiteral("<b>%1</b>").arg(head[c].toHtmlEscaped()));
         m_figures->addWidget(l, 0, c, c == 0 ? Qt::AlignLeft : Qt::AlignRight);

@@ -24,8 +24,9 @@ public:
 
     // label, A's value, B's value
     using figure_row = std::array<QString, 3>;
+    // `sides`: the heads of A's and B's columns ("A: without the patch", or a sysctl's value on each).
     void show_text(const QString& step, const QString& title, const QString& caption,
-        const std::vector<figure_row>& figures, bool last);
+        const std::array<QString, 2>& sides, const std::vector<figure_row>& figures, bool last);
     QString caption_text() const;
     QString figure_text(int row, int column) const;
     QPushButton* continue_button() const { return m_continue; }

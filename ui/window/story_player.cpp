@@ -156,8 +156,14 @@ void story_player::show_checkpoint(int index)
     const auto b = m_parts.pump->shown_b();
     std::vector<story_caption::figure_row> rows;
     for (const auto& f : c.figures) rows.push_back({qs(f.label), figure_value(f, a.get()), figure_value(f, b.get())});
+    // A scenario that differs by a sysctl (011) names its two values; the others, the patch.
+    const auto& sc = m_story->seed->sysctl;
+    const std::array<QString, 2> sides = sc
+        ? std::array<QString, 2>{tr("A: %1 = %2").arg(qs(mm::vm_sysctl_name(sc->name))).arg(sc->off),
+            tr("B: %1 = %2").arg(qs(mm::vm_sysctl_name(sc->name))).arg(sc->on)}
+        : std::array<QString, 2>{tr("A: without the patch"), tr("B: with the patch")};
     m_caption->show_text(tr("Story %1 · %2 of %3").arg(qs(m_story->seed->id)).arg(index + 1).arg(cps.size()),
-        qs(c.title), qs(c.caption), rows, index + 1 == static_cast<int>(cps.size()));
+        qs(c.title), qs(c.caption), sides, rows, index + 1 == static_cast<int>(cps.size()));
     emit checkpoint_reached(index);
 }
 

@@ -36,7 +36,7 @@ TEST_CASE("there is a story for every seed, with checkpoints that point at a vie
             for (const auto& f : c.figures) CHECK(f.expr.valid());
         }
     }
-    CHECK(lessons::find_story("11") == nullptr);
+    CHECK(lessons::find_story("99") == nullptr);
 }
 
 TEST_CASE("a story's machines are the seed's scaled machine, A without the patch and B with it, nothing else differing")
@@ -46,7 +46,7 @@ TEST_CASE("a story's machines are the seed's scaled machine, A without the patch
         const lessons::story* s = lessons::find_story(id);
         REQUIRE(s);
         const lessons::story_machines m = lessons::make_story_machines(*s);
-        const mm::patch sw = s->seed->sw;
+        const mm::patch sw = *s->seed->sw;
         CHECK_FALSE(m.a.patches[sw]);
         CHECK(m.b.patches[sw]);
         for (unsigned i = 0; i < mm::NR_PATCHES; ++i)

@@ -27,10 +27,12 @@ sim::published_figure decrease_by(double pct)
 
 } // namespace
 
-TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers")
+TEST_CASE("the five seeds and scenarios 005 to 011 carry their published numbers")
 {
     const auto& refs = sim::seed_references();
-    REQUIRE(refs.size() == 11);
+    REQUIRE(refs.size() == 12);
+    // Each scenario differs by exactly one thing: a switch, or a sysctl's two values.
+    for (const auto& r : refs) CHECK(r.sw.has_value() != r.sysctl.has_value());
     const auto* s0 = sim::find_seed_reference("000");
     REQUIRE(s0);
     CHECK(s0->preset == "epyc2-256");
@@ -44,13 +46,13 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     CHECK(sim::find_seed_reference("4") == &refs[4]);
     CHECK(refs[4].workload == "boot");
     CHECK(*refs[4].figures[0].change == 9.56);
-    CHECK(sim::find_seed_reference("11") == nullptr);
+    CHECK(sim::find_seed_reference("12") == nullptr);
     CHECK(sim::find_seed_reference("x1") == nullptr);
     // 005, Nikhil Dhama's mail: iperf3 v6.12 = 69, v6.12 + patch = 100 (v6.6 = 100).
     const auto* s5 = sim::find_seed_reference("005");
     REQUIRE(s5);
     CHECK(s5->sw == mm::patch::free_high_batch_plus_high_min);
-    CHECK(mm::patch_info(s5->sw).scenario == s5->id); // the switch's table entry names this scenario
+    CHECK(mm::patch_info(*s5->sw).scenario == s5->id); // the switch's table entry names this scenario
     CHECK(s5->era == "v6.12");
     CHECK(s5->workload == "net-stream");
     CHECK(*s5->figures[0].off == 69);
@@ -60,7 +62,7 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     const auto* s6 = sim::find_seed_reference("006");
     REQUIRE(s6);
     CHECK(s6->sw == mm::patch::remote_drain_under_pcp_lock);
-    CHECK(mm::patch_info(s6->sw).scenario == s6->id);
+    CHECK(mm::patch_info(*s6->sw).scenario == s6->id);
     CHECK(s6->era == "v6.6");
     CHECK(*s6->figures[0].change == 5.0);
     CHECK(s6->figures[0].expect == sim::expected_change::neutral_or_better);
@@ -70,7 +72,7 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     const auto* s7 = sim::find_seed_reference("007");
     REQUIRE(s7);
     CHECK(s7->sw == mm::patch::rmqueue_bulk_fallback_mode);
-    CHECK(mm::patch_info(s7->sw).scenario == s7->id);
+    CHECK(mm::patch_info(*s7->sw).scenario == s7->id);
     CHECK(s7->era == "v6.18");
     CHECK(s7->workload == "frag-churn");
     CHECK(*s7->figures[0].change == 208.7);
@@ -83,7 +85,7 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     const auto* s8 = sim::find_seed_reference("008");
     REQUIRE(s8);
     CHECK(s8->sw == mm::patch::alloc_pages_nolock);
-    CHECK(mm::patch_info(s8->sw).scenario == s8->id);
+    CHECK(mm::patch_info(*s8->sw).scenario == s8->id);
     CHECK(s8->workload == "bpf-any-context");
     for (const auto& f : s8->figures) {
         CHECK_FALSE(f.change);
@@ -95,8 +97,8 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     const auto* s9 = sim::find_seed_reference("009");
     REQUIRE(s9);
     CHECK(s9->sw == mm::patch::pcp_buddy);
-    CHECK(mm::patch_info(s9->sw).scenario == s9->id);
-    CHECK_FALSE(mm::patch_info(s9->sw).kernels.merged);
+    CHECK(mm::patch_info(*s9->sw).scenario == s9->id);
+    CHECK_FALSE(mm::patch_info(*s9->sw).kernels.merged);
     CHECK(s9->workload == "jemalloc-purge");
     for (const auto& f : s9->figures) {
         CHECK_FALSE(f.change);
@@ -108,12 +110,41 @@ TEST_CASE("the five seeds and scenarios 005 to 010 carry their published numbers
     const auto* s10 = sim::find_seed_reference("010");
     REQUIRE(s10);
     CHECK(s10->sw == mm::patch::pcp_lock_irqs_enabled);
-    CHECK(mm::patch_info(s10->sw).scenario == s10->id);
+    CHECK(mm::patch_info(*s10->sw).scenario == s10->id);
     CHECK(s10->workload == "net-stream");
     for (const auto& f : s10->figures) {
         CHECK_FALSE(f.change);
         CHECK(f.source.find("no published figure") == 0);
     }
+    // 011: Yafang Shao's measurement, the batch scale 5 against 0: a sysctl, no switch.
+    const auto* s11 = sim::find_seed_reference("011");
+    REQUIRE(s11);
+    CHECK_FALSE(s11->sw);
+    REQUIRE(s11->sysctl);
+    CHECK(s11->sysctl->name == mm::vm_sysctl::pcp_batch_scale_max);
+    CHECK(s11->sysctl->off == 5);
+    CHECK(s11->sysctl->on == 0);
+    CHECK(sim::sides_label(*s11) == "vm.pcp_batch_scale_max 5 / 0");
+    REQUIRE(s11->figures.size() == 1);
+    CHECK(s11->figures[0].off == 449.775); // us, funclatency's average at 5
+    CHECK(s11->figures[0].expect == sim::expected_change::decrease);
+}
+
+TEST_CASE("a refill's time is the mean rmqueue_bulk hold plus the mean zone->lock wait, over every zone")
+{
+    sim::run_summary r;
+    CHECK_FALSE(sim::simulated_figure(r, "refill_latency_mean_ns")); // no zone
+    r.zones.resize(2);
+    r.zones[0].acquisitions = 30;
+    r.zones[0].wait_ns_total = 3000;
+    r.zones[1].acquisitions = 10;
+    r.zones[1].wait_ns_total = 1000;
+    CHECK_FALSE(sim::simulated_figure(r, "refill_latency_mean_ns")); // no refill
+    r.zones[0].callers.push_back({"rmqueue_bulk", 4, 400, 63});
+    r.zones[0].callers.push_back({"free_pcppages_bulk", 4, 4000, 63});
+    r.zones[1].callers.push_back({"rmqueue_bulk", 1, 600, 63});
+    // holds (400 + 600) / 5 = 200 ns; waits 4000 / 40 = 100 ns
+    CHECK(sim::simulated_figure(r, "refill_latency_mean_ns") == 300.0);
 }
 
 TEST_CASE("zone->lock acquisitions per 1000 allocations count every zone's lock")
