@@ -17,7 +17,8 @@ story_list::story_list(QWidget* parent)
 {
     auto* lay = new QVBoxLayout(this);
     auto* intro = new QLabel(tr("Each story runs one seed's machine twice, side by side: A without the patch, B with "
-                                "it. It pauses where the difference shows and says what to look at."));
+                                "it, or the same kernel with a setting's two values. It pauses where the difference "
+                                "shows and says what to look at."));
     intro->setWordWrap(true);
     lay->addWidget(intro);
     for (const auto& s : lessons::seed_stories()) {
