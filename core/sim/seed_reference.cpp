@@ -435,7 +435,7 @@ std::vector<seed_reference> make_references()
     s11.era = "v6.18";
     s11.workload = "page-fault1";
     s11.machine = "AMD EPYC 7W83, 64 cores, one NUMA node, a KVM guest";
-    s11.benchmark = "ten parallel scripts that each map 6 GiB, write it and unmap it; bpftrace funclatency of "
+    s11.benchmark = "ten parallel scripts that each map 6 GiB, write it and unmap it; funclatency of "
                     "rmqueue_bulk (the wait for zone->lock included), CONFIG_PCP_BATCH_SCALE_MAX 5 against 0";
     s11.figures = {
         {"refill_latency_mean_ns", "a refill's time, mean hold + mean wait (at 0 published: most 2-16 us)", "us",

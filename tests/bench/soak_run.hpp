@@ -48,7 +48,8 @@ struct soak_result {
     bool ok() const { return errors.empty(); }
 };
 
-// The process's resident set now (/proc/self/statm), KiB.
+// The process's resident set now (/proc/self/statm), KiB. Under AddressSanitizer (the test build) without the
+// sanitizer's shadow memory, which grows with where each reboot's machine is mapped (soak_run.cpp).
 long rss_kib();
 
 // Runs `workload` on the configured machine. Never throws for an invariant failure: it is in errors.

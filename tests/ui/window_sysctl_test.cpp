@@ -2,11 +2,14 @@
 // CONFIG_PCP_BATCH_SCALE_MAX as the sysctl Yafang Shao proposed) from v6.7, greyed before it.
 #include "window_test_support.hpp"
 
+#include "ui/lessons/lesson_panel.hpp"
 #include "ui/window/controls_panel.hpp"
 #include "ui/window/frame_pump.hpp"
+#include "ui/window/lesson_control.hpp"
 
 #include "ui/model/history.hpp"
 
+#include <QLabel>
 #include <QSpinBox>
 
 #include <catch2/catch.hpp>
@@ -43,4 +46,22 @@ TEST_CASE("vm.pcp_batch_scale_max is written live from its spin box on v6.7, and
     auto* box = rw.w->controls()->findChild<QSpinBox*>(QStringLiteral("pcp-batch-scale-max"));
     REQUIRE(box);
     CHECK_FALSE(box->isEnabled());
+}
+
+TEST_CASE("the batch scale's lesson link opens the lesson of the scenario that compares its two values",
+    "[ui][window][lesson]")
+{
+    test::running_window rw([](window_options& o) { o.era = "v6.7"; });
+    REQUIRE(rw.started);
+    main_window& w = *rw.w;
+    auto* link = w.controls()->findChild<QLabel*>(QStringLiteral("pcp-batch-scale-max-lesson"));
+    REQUIRE(link);
+    CHECK(link->toolTip().contains(QStringLiteral("vm.pcp_batch_scale_max 5 / 0")));
+    emit link->linkActivated(QStringLiteral("lesson"));
+    lesson_panel* panel = w.lessons()->panel();
+    REQUIRE(panel);
+    REQUIRE(panel->current_lesson() >= 0);
+    const auto& l = panel->lesson_set().lessons.at(static_cast<std::size_t>(panel->current_lesson()));
+    CHECK(l.id == "14-pcp-batch-scale-max");
+    CHECK(l.seed == "011");
 }

@@ -4,6 +4,7 @@
 #include "ui/window/qt_text.hpp"
 
 #include "sim/preset.hpp"
+#include "sim/seed_reference.hpp"
 #include "sim/workload.hpp"
 
 #include <QCheckBox>
@@ -187,7 +188,22 @@ QWidget* controls_panel::sysctl_group()
            "shift of pcp->batch for a refill or free run, a drain chunk and a decay step (default 5)"));
     connect(m_scale, &QSpinBox::valueChanged, this,
         [this](int v) { emit sysctl_chosen(mm::vm_sysctl::pcp_batch_scale_max, v); });
-    f->addRow(tr("pcp_batch_scale_max"), m_scale);
+    // Like a switch, the batch scale links its lesson: the one of the scenario that compares its two values.
+    QWidget* scale_cell = m_scale;
+    for (const auto& r : sim::seed_references()) {
+        if (!r.sysctl || r.sysctl->name != mm::vm_sysctl::pcp_batch_scale_max) continue;
+        scale_cell = new QWidget;
+        auto* row = new QHBoxLayout(scale_cell);
+        row->setContentsMargins(0, 0, 0, 0);
+        row->addWidget(m_scale, 1);
+        auto* lesson = new QLabel(QStringLiteral("<a href=\"lesson\">%1</a>").arg(tr("lesson")));
+        lesson->setObjectName(QStringLiteral("pcp-batch-scale-max-lesson"));
+        lesson->setToolTip(tr("Open the lesson of scenario %1: %2").arg(qs(r.id), qs(sim::sides_label(r))));
+        connect(lesson, &QLabel::linkActivated, this, [this, id = qs(r.id)] { emit lesson_id_requested(id); });
+        row->addWidget(lesson);
+        break;
+    }
+    f->addRow(tr("pcp_batch_scale_max"), scale_cell);
     return g;
 }
 

@@ -58,6 +58,8 @@ signals:
     void workload_chosen(const QString& name);
     void intensity_chosen(double x);
     void sysctl_chosen(mm::vm_sysctl which, long value);
+    // A sysctl's "lesson" link: the scenario that sets it to two values ("011"), whose lesson names it as `seed:`.
+    void lesson_id_requested(const QString& id);
     void play_pause_requested();
     void step_requested();
     void speed_chosen(double vns_per_wall_s);

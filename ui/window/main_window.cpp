@@ -17,6 +17,7 @@
 #include "ui/window/story_list.hpp"
 #include "ui/window/story_player.hpp"
 #include "ui/window/view_area.hpp"
+#include "ui/window/wheel_guard.hpp"
 #include "ui/window/window_status.hpp"
 
 #include <QAction>
@@ -68,6 +69,7 @@ main_window::main_window(const window_options& opt, QWidget* parent)
     scroll->setWidget(m_controls);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    guard_wheel(scroll); // scrolling the controls scrolls them, it does not turn a box under the pointer
     m_controls_dock = new QDockWidget(tr("Controls"), this);
     m_controls_dock->setObjectName(QStringLiteral("controls-dock"));
     m_controls_dock->setWidget(scroll);

@@ -30,6 +30,7 @@ void main_window::connect_controls()
     connect(c, &controls_panel::workload_chosen, m, &machine_control::set_workload);
     connect(c, &controls_panel::intensity_chosen, m, &machine_control::set_intensity);
     connect(c, &controls_panel::sysctl_chosen, m, &machine_control::set_sysctl);
+    connect(c, &controls_panel::lesson_id_requested, m_lessons, &lesson_control::open_lesson_id);
     connect(c, &controls_panel::play_pause_requested, this, &main_window::play_pause);
     connect(c, &controls_panel::step_requested, m, &machine_control::step);
     connect(c, &controls_panel::speed_chosen, m, [m](double v) { m->set_speed(v); });
