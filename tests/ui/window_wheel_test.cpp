@@ -26,7 +26,7 @@ void wheel_down(QWidget* w)
 }
 } // namespace
 
-TEST_CASE("the wheel over an unfocused box in the controls scrolls past it; a focused box takes it", "[ui][window]")
+TEST_CASE("the wheel over an unfocused box in the controls scrolls past it, and a focused box takes it", "[ui][window]")
 {
     test::running_window rw;
     REQUIRE(rw.started);
