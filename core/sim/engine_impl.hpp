@@ -164,6 +164,7 @@ struct engine::impl final : public mm::lock_ops, public mm::cpu_work_queue {
     per_cpu<irq_cpu_state> irq;
     bool irq_any = false; // some CPU has an interrupt source: lock holds are watched
     double irq_mean_gap_ns = 0;
+    std::vector<irq_window> irq_masking; // classify_irqs' scratch: kept, so a step allocates nothing
     unsigned irq_ring = 0;
     bool irq_fail_own_pcp = false; // while set, the acting CPU's trylock of its own pcp->lock fails
 

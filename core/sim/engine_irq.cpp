@@ -92,6 +92,7 @@ void engine::impl::classify_irqs(int cpu)
 {
     irq_cpu_state& q = irq[cpu];
     if (!q.active) return;
+    if (q.windows.empty() && q.next > clock[cpu]) return; // most steps: no hold and no arrival to classify
     const bool irqs_on_under_pcp = m->patches[mm::patch::pcp_lock_irqs_enabled] && m->era.has_pcp_lock();
     auto masks = [&](const irq_window& w) { return w.kind == mm::lock_kind::zone_lock || !irqs_on_under_pcp; };
     for (auto& w : q.windows)
@@ -104,7 +105,8 @@ void engine::impl::classify_irqs(int cpu)
     {
         vtime_ns from = 0, to = 0;
         bool open = false;
-        std::vector<irq_window> ms;
+        std::vector<irq_window>& ms = irq_masking;
+        ms.clear();
         for (const auto& w : q.windows)
             if (masks(w)) ms.push_back(w);
         std::sort(ms.begin(), ms.end(), [](const irq_window& a, const irq_window& b) { return a.start < b.start; });
