@@ -27,7 +27,8 @@ bool page_is_buddy(const machine& m, const zone& z, pfn_t buddy_pfn, unsigned or
 {
     if (!z.zone_spans_pfn(buddy_pfn)) return false;
     const page& b = m.pfn_to_page(buddy_pfn);
-    return b.state == page_state::buddy && b.order == order && page_zonenum(b) == z.idx && page_to_nid(b) == z.node;
+    return b.state() == page_state::buddy && b.order() == order
+        && m.page_zone_id(buddy_pfn) == make_zone_nid(z.node, z.idx);
 }
 
 // buddy_merge_likely (v5.4 inline in __free_one_page; a function from v5.5): when the block that this one
@@ -57,9 +58,7 @@ void add_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migrate
         lo.add_tail(area.free_list[migratetype], pfn);
     else
         lo.add(area.free_list[migratetype], pfn);
-    p.state = page_state::buddy;
-    p.order = static_cast<std::uint8_t>(order);
-    p.pcp_mt = static_cast<std::uint8_t>(migratetype);
+    p.set(page_state::buddy, order, migratetype);
     ++area.nr_free;
     ++area.nr_free_mt[migratetype];
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages += 1L << order;
@@ -72,11 +71,11 @@ void add_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migrate
 void del_page_from_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratetype)
 {
     page& p = c.m.pfn_to_page(pfn);
-    assert(p.state == page_state::buddy && p.order == order && free_list_mt(p) == migratetype);
+    assert(p.state() == page_state::buddy && p.order() == order && free_list_mt(p) == migratetype);
     free_area& area = z.free_area_[order];
     c.m.lists().del(area.free_list[migratetype], pfn);
     // __ClearPageBuddy: no longer free; "allocated" until the caller says where it went
-    p.state = page_state::allocated;
+    p.set_state(page_state::allocated);
     --area.nr_free;
     --area.nr_free_mt[migratetype];
     if (migratetype != MIGRATE_ISOLATE) z.nr_free_pages -= 1L << order;
@@ -120,7 +119,7 @@ void __free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratet
                 m.set_pageblock_migratetype(buddy_pfn, migratetype);
             pfn_t combined = pfn & buddy_pfn;
             // the higher of the two heads is inside the merged block from now on
-            m.pfn_to_page(combined == pfn ? buddy_pfn : pfn).state = page_state::tail;
+            m.pfn_to_page(combined == pfn ? buddy_pfn : pfn).set_state(page_state::tail);
             pfn = combined;
             ++order;
             ++c.work.merge_steps;
@@ -149,8 +148,13 @@ void __free_one_page(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int migratet
 // the head of its order's list, the caller keeps the lowest part, so successive allocations ascend.
 void expand(mm_ctx& c, zone& z, pfn_t pfn, unsigned low, unsigned high, int migratetype)
 {
-    // The halves are far apart in the memmap: let the host fetch all their lines at once, not one by one.
-    for (unsigned o = low; o < high; ++o) prefetch_struct_page(c, pfn + (pfn_t{1} << o));
+    // The halves are far apart in the memmap: let the host fetch all their lines at once, not one by one, and
+    // the heads of the lists they join (list_add writes a link of each).
+    const list_ops lo = c.m.lists();
+    for (unsigned o = low; o < high; ++o) {
+        prefetch_struct_page(c, pfn + (pfn_t{1} << o));
+        lo.prefetch_head(z.free_area_[o].free_list[migratetype]);
+    }
     while (high > low) {
         --high;
         add_to_free_list(c, z, pfn + (pfn_t{1} << high), high, migratetype, false);
@@ -170,9 +174,8 @@ pfn_t __rmqueue_smallest(mm_ctx& c, zone& z, unsigned order, int migratetype)
         // rmqueue_bulk takes the next head right after: let the host fetch the cache model's line for it.
         if (c.cache && !list.empty()) c.cache->prefetch(list.first);
         expand(c, z, pfn, order, current_order, migratetype);
-        page& p = c.m.pfn_to_page(pfn);
-        p.order = static_cast<std::uint8_t>(order);
-        p.pcp_mt = static_cast<std::uint8_t>(migratetype); // set_pcppage_migratetype (v5.4 .. v6.9)
+        // set_pcppage_migratetype (v5.4 .. v6.9) with the order: one store
+        c.m.pfn_to_page(pfn).set(page_state::allocated, order, migratetype);
         return pfn;
     }
     return NO_PFN;
@@ -221,9 +224,7 @@ void add_tail_to_pcp_list(mm_ctx& c, const list_ops& lo, page_list& list, pfn_t 
 {
     page& p = c.m.pfn_to_page(pfn);
     lo.add_tail(list, pfn);
-    p.state = page_state::pcp;
-    p.order = static_cast<std::uint8_t>(order);
-    p.pcp_mt = static_cast<std::uint8_t>(migratetype);
+    p.set(page_state::pcp, order, migratetype);
     ++c.work.pcp_list_ops;
 }
 
@@ -304,11 +305,9 @@ pfn_t rmqueue_buddy(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigne
     if (pfn == NO_PFN) pfn = __rmqueue(c, z, order, migratetype, alloc_flags);
     if (pfn == NO_PFN) return NO_PFN;
     page& p = c.m.pfn_to_page(pfn);
-    p.state = page_state::allocated;
-    p.order = static_cast<std::uint8_t>(order);
     // Remember what the block was allocated for: a steal counts allocated MOVABLE frames as movable
     // (PageLRU / __PageMovable in move_freepages).
-    p.pcp_mt = static_cast<std::uint8_t>(migratetype);
+    p.set(page_state::allocated, order, migratetype);
     c.work.pages_from_buddy += 1UL << order;
     return pfn;
 }

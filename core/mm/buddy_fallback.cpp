@@ -61,9 +61,10 @@ void change_pageblock_range(machine& m, pfn_t pfn, unsigned order, int mt)
 pfn_t page_del_and_expand(mm_ctx& c, zone& z, pfn_t pfn, unsigned low, unsigned high, int expand_mt)
 {
     page& p = c.m.pfn_to_page(pfn);
-    del_page_from_free_list(c, z, pfn, high, free_list_mt(p));
+    const int list_mt = free_list_mt(p);
+    del_page_from_free_list(c, z, pfn, high, list_mt);
     expand(c, z, pfn, low, high, expand_mt);
-    p.order = static_cast<std::uint8_t>(low);
+    p.set(page_state::allocated, low, list_mt);
     return pfn;
 }
 
@@ -81,9 +82,9 @@ block_count scan_pageblock(mm_ctx& c, zone& z, pfn_t start, pfn_t end, int move_
     block_count n;
     for (pfn_t pfn = start; pfn < end;) {
         const page& p = c.m.pfn_to_page(pfn);
-        if (p.state == page_state::buddy) {
+        if (p.state() == page_state::buddy) {
             touch_struct_page(c, z.node, pfn);
-            unsigned order = p.order;
+            unsigned order = p.order();
             n.free_pages += 1 << order;
             if (move_to >= 0) move_to_free_list(c, z, pfn, order, free_list_mt(p), move_to);
             pfn += pfn_t{1} << order;
@@ -91,9 +92,9 @@ block_count scan_pageblock(mm_ctx& c, zone& z, pfn_t start, pfn_t end, int move_
         }
         // An allocated head stands for its whole block (a THP's tails answer PageLRU from the head).
         pfn_t frames = 1;
-        if (p.state == page_state::allocated || p.state == page_state::pcp)
-            frames = std::min<pfn_t>(pfn_t{1} << p.order, end - pfn);
-        if (p.state == page_state::allocated && p.pcp_mt == MIGRATE_MOVABLE)
+        if (p.state() == page_state::allocated || p.state() == page_state::pcp)
+            frames = std::min<pfn_t>(pfn_t{1} << p.order(), end - pfn);
+        if (p.state() == page_state::allocated && p.migratetype() == MIGRATE_MOVABLE)
             n.movable_pages += static_cast<int>(frames);
         for (pfn_t i = 0; i < frames; ++i) touch_struct_page(c, z.node, pfn + i);
         pfn += frames;
@@ -224,10 +225,11 @@ pfn_t try_to_claim_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned current_order, 
 {
     if (current_order >= pageblock_order) {
         page& p = c.m.pfn_to_page(pfn);
-        del_page_from_free_list(c, z, pfn, current_order, free_list_mt(p));
+        const int list_mt = free_list_mt(p);
+        del_page_from_free_list(c, z, pfn, current_order, list_mt);
         change_pageblock_range(c.m, pfn, current_order, start_type);
         expand(c, z, pfn, order, current_order, start_type);
-        p.order = static_cast<std::uint8_t>(order);
+        p.set(page_state::allocated, order, list_mt);
         return pfn;
     }
     boost_watermark(z);
@@ -295,7 +297,7 @@ void move_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int old_mt
         lo.add_tail(area.free_list[new_mt], pfn);
     else
         lo.add(area.free_list[new_mt], pfn);
-    c.m.pfn_to_page(pfn).pcp_mt = static_cast<std::uint8_t>(new_mt);
+    c.m.pfn_to_page(pfn).set_migratetype(new_mt);
     --area.nr_free_mt[old_mt];
     ++area.nr_free_mt[new_mt];
     // NR_FREE_PAGES leaves out isolated pages

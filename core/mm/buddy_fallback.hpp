@@ -46,11 +46,11 @@ pfn_t __rmqueue(mm_ctx& c, zone& z, unsigned order, int migratetype, unsigned al
 // same order, to the tail from v5.10. Counts pageblock_moves.
 void move_to_free_list(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, int old_mt, int new_mt);
 
-// The free list a buddy head is on. page::pcp_mt holds it while the page is PageBuddy: before v6.10 a free
+// The free list a buddy head is on. page::migratetype() holds it while the page is PageBuddy: before v6.10 a free
 // block may sit on a list other than its pageblock's type, so the pageblock cannot tell.
 inline int free_list_mt(const page& p)
 {
-    return p.pcp_mt;
+    return p.migratetype();
 }
 
 } // namespace pcplab::mm

@@ -135,12 +135,21 @@ struct deferred_init::impl {
         ch.shadow->zone_start_pfn = real.zone_start_pfn;
         ch.shadow->spanned_pages = real.spanned_pages;
         ch.shadow->present_pages = real.present_pages;
+        ch.shadow->set_list_bases();
         int cpu = pg.cpus.empty() ? 0 : pg.cpus.front();
         mm_ctx c{m, cpu, job.nid, ch.work, no_locks};
         for (const auto& r : free_ranges(pg, ns, ch.start, ch.end)) {
-            for (pfn_t pfn = r.start; pfn < r.end; ++pfn) init_single_page(m.pfn_to_page(pfn), job.nid, real.idx);
+            // deferred_init_maxorder (v5.3+, Alexander Duyck's 0e56acae4b4d): initialise at most one max-order
+            // block's frames, then free them while they are still in the host's cache. Earlier eras initialise
+            // the whole range first; the blocks freed and their order are the same either way (no block crosses
+            // a max-order boundary), so only the host's time differs, and every era takes the faster way.
+            constexpr pfn_t piece = pfn_t{1} << MAX_PAGE_ORDER;
+            for (pfn_t s = r.start, e; s < r.end; s = e) {
+                e = std::min<pfn_t>(r.end, (s & ~(piece - 1)) + piece);
+                for (pfn_t pfn = s; pfn < e; ++pfn) init_single_page(m.pfn_to_page(pfn));
+                free_chunk_range(c, ch, s, e);
+            }
             c.work.pages_initialised += r.pages();
-            free_chunk_range(c, ch, r.start, r.end);
             ch.pages += r.pages();
             // managed grows as the threads go (free_boot_block adds to the shadow): mirror it on the real
             // zone so progress is visible while init runs.
@@ -257,8 +266,7 @@ struct deferred_init::impl {
         for (auto& ch : job.chunks) {
             for (pfn_t pfn : ch.pcp_frees) {
                 page& p = m.pfn_to_page(pfn);
-                p.order = 0;
-                p.state = page_state::allocated; // __free_pages_core hands it over with a reference
+                p.set_state(page_state::allocated); // __free_pages_core hands it over with a reference (order 0)
                 free_unref_page(c, pfn, 0);
             }
             ch.shadow.reset();

@@ -28,7 +28,7 @@ namespace
 int bulk_free_migratetype(const machine& m, const zone& z, pfn_t pfn)
 {
     if (z.nr_isolate_pageblock) return m.get_pageblock_migratetype(pfn);
-    return m.pfn_to_page(pfn).pcp_mt;
+    return m.pfn_to_page(pfn).migratetype();
 }
 
 // __free_one_page for one picked block; pages_to_buddy is the caller's count, as for every __free_one_page.
@@ -128,7 +128,7 @@ std::vector<std::pair<pfn_t, unsigned>> pcp_buddy_merge_picked(
             if (hi.second != o || o >= pageblock_order || (lo.first & ((pfn_t{2} << o) - 1)) != 0
                 || hi.first != lo.first + (pfn_t{1} << o))
                 break;
-            c.m.pfn_to_page(hi.first).state = page_state::tail; // the upper head is inside the merged block
+            c.m.pfn_to_page(hi.first).set_state(page_state::tail); // the upper head is inside the merged block
             ++lo.second;
             ++c.work.merge_steps;
             out.pop_back();
@@ -151,14 +151,14 @@ void free_pcppages_bulk(mm_ctx& c, zone& z, int count, per_cpu_pages& pcp, unsig
         // Only this CPU touches its pageset (IRQs off / pcp->lock), so the picking, and its struct-page cache
         // misses, need not hold zone->lock. From v5.18 on, start at the requested list as that era does.
         int cursor = c.m.era.bulk_free_single_pass_base() ? static_cast<int>(pindex) - 1 : 0;
-        page_list picked;
+        page_list picked = page_list::like(z.free_area_[0].free_list[0]);
         const list_ops lists = c.m.lists();
         pick_round_robin(c, pcp, count, cursor, [&](pfn_t pfn, unsigned) { lists.add_tail(picked, pfn); });
 
         zone_lock_guard guard(c, z, caller);
         for (pfn_t pfn = picked.first; pfn != NO_PFN;) {
-            pfn_t next = lists.next(pfn); // __free_one_page reuses the links
-            free_picked(c, z, pfn, c.m.pfn_to_page(pfn).order);
+            pfn_t next = lists.next(picked, pfn); // __free_one_page reuses the links
+            free_picked(c, z, pfn, c.m.pfn_to_page(pfn).order());
             pfn = next;
         }
         return;

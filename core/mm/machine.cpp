@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <new>
 #include <stdexcept>
+#include <string>
 #include <sys/mman.h>
 
 namespace pcplab::mm
@@ -36,6 +37,7 @@ unsigned long present_in(const node_spec& n, pfn_t lo, pfn_t hi)
     }
     return p;
 }
+
 } // namespace
 
 // free_area_init / zone_spanned_pages_in_node / zone_absent_pages_in_node (v5.4 / v6.x, x86-64 bounds):
@@ -130,12 +132,50 @@ machine::machine(const machine_spec& spec, const kernel_era& era_in, const patch
                 // An empty zone starts where it would have (the kernel prints 0 for empty ones above)
                 z->zone_start_pfn = 0;
             }
+            if (z->spanned_pages >= LINK_NONE)
+                throw std::invalid_argument("node " + std::to_string(nid) + " zone " + zone_name(z->idx) + " spans "
+                    + std::to_string(z->spanned_pages >> (30 - PAGE_SHIFT))
+                    + " GiB: a zone may span at most 1 TiB (the memmap's list links are 28 bits)");
             z->per_cpu_pageset.assign(static_cast<std::size_t>(nr_cpus), per_cpu_pages{});
+            z->set_list_bases();
             pg->node_zones[t] = std::move(z);
         }
         nodes.push_back(std::move(pg));
     }
+    build_pageblock_zones();
     build_zonelists();
+}
+
+// Which zone each pageblock's frames belong to (page_zone without page->flags). Zones of different nodes may
+// interleave in pfn order, and a zone boundary need not be pageblock aligned: a pageblock that two zones share
+// is marked mixed and answered from the zone spans.
+void machine::build_pageblock_zones()
+{
+    constexpr std::uint8_t unset = PAGEBLOCK_ZONES_MIXED - 1; // make_zone_nid never reaches it (32 nodes x 8)
+    m_pageblock_zone.assign((max_pfn >> pageblock_order) + 1, unset);
+    m_zone_ranges.clear();
+    for (const auto& n : nodes)
+        for (const auto& z : n->node_zones)
+            if (z->spanned_pages)
+                m_zone_ranges.push_back(
+                    {z->zone_start_pfn, static_cast<pfn_t>(z->zone_end_pfn()), make_zone_nid(n->node_id, z->idx)});
+    std::sort(m_zone_ranges.begin(), m_zone_ranges.end(),
+        [](const zone_range& a, const zone_range& b) { return a.start < b.start; });
+    for (std::size_t i = 1; i < m_zone_ranges.size(); ++i)
+        if (m_zone_ranges[i].start < m_zone_ranges[i - 1].end) {
+            m_zone_ranges.clear(); // interleaved nodes: the pageblock bytes answer
+            break;
+        }
+    for (const auto& n : nodes)
+        for (const auto& z : n->node_zones) {
+            if (!z->spanned_pages) continue;
+            const std::uint8_t id = make_zone_nid(n->node_id, z->idx);
+            const pfn_t last = static_cast<pfn_t>(z->zone_end_pfn() - 1);
+            for (pfn_t pb = z->zone_start_pfn >> pageblock_order; pb <= last >> pageblock_order; ++pb) {
+                std::uint8_t& e = m_pageblock_zone[pb];
+                e = e == unset || e == id ? id : PAGEBLOCK_ZONES_MIXED;
+            }
+        }
 }
 
 // build_zonelists (v5.4 / v6.x) by node distance: the local node, then nodes of the same socket, then the rest
@@ -157,6 +197,16 @@ machine::~machine() = default;
 void machine::free_deleter::operator()(page* p) const
 {
     if (p) munmap(p, bytes);
+}
+
+std::uint8_t machine::zone_id_of_present_pfn(pfn_t pfn) const
+{
+    for (std::size_t nid = 0; nid < m_spec.nodes.size(); ++nid)
+        for (const auto& r : m_spec.nodes[nid].memory)
+            if (pfn >= r.start && pfn < r.end)
+                for (const auto& z : nodes[nid]->node_zones)
+                    if (z->spanned_pages && z->zone_spans_pfn(pfn)) return make_zone_nid(static_cast<int>(nid), z->idx);
+    return PAGEBLOCK_ZONES_MIXED;
 }
 
 int machine::pfn_to_nid(pfn_t pfn) const

@@ -122,8 +122,30 @@ public:
     page* memmap() { return m_memmap.get(); }
     list_ops lists() const { return list_ops(m_memmap.get()); }
     int pfn_to_nid(pfn_t pfn) const; // by node pfn ranges (works for uninitialised frames)
+    // The zone of a frame by the node whose memory holds it (spans of interleaved nodes overlap).
+    std::uint8_t zone_id_of_present_pfn(pfn_t pfn) const;
     zone* pfn_to_zone(pfn_t pfn); // nullptr in a hole between zones
-    zone& page_zone(const page& p) { return nodes[page_to_nid(p)]->z(static_cast<zone_type>(page_zonenum(p))); }
+    // page_zone_id / page_zone / page_to_nid (include/linux/mm.h): the kernel reads the node and zone from
+    // page->flags; the 8-byte frame has no room for them, so they come from the pfn. Where no two zones' spans
+    // overlap (every preset), a short walk of the zones by start pfn finds it without touching memory; else a
+    // byte per pageblock, and the zone spans in a pageblock that two zones share. The id is packed as
+    // make_zone_nid packs it.
+    std::uint8_t page_zone_id(pfn_t pfn) const
+    {
+        if (!m_zone_ranges.empty()) [[likely]] {
+            for (auto it = m_zone_ranges.rbegin(); it != m_zone_ranges.rend(); ++it)
+                if (pfn >= it->start) return pfn < it->end ? it->id : PAGEBLOCK_ZONES_MIXED;
+            return PAGEBLOCK_ZONES_MIXED;
+        }
+        const std::uint8_t id = m_pageblock_zone[pfn >> pageblock_order];
+        return id != PAGEBLOCK_ZONES_MIXED ? id : zone_id_of_present_pfn(pfn);
+    }
+    zone& page_zone(pfn_t pfn)
+    {
+        const std::uint8_t id = page_zone_id(pfn);
+        return nodes[id >> 3]->z(static_cast<zone_type>(id & 7U));
+    }
+    int page_to_nid(pfn_t pfn) const { return page_zone_id(pfn) >> 3; }
 
     // Pageblock migratetypes (the pageblock_flags bitmap), one byte per pageblock.
     int get_pageblock_migratetype(pfn_t pfn) const { return m_pageblock_mt[pfn >> pageblock_order]; }
@@ -175,6 +197,7 @@ public:
 
 private:
     void build_zonelists();
+    void build_pageblock_zones();
     struct free_deleter {
         std::size_t bytes; // set right after mmap
         void operator()(page* p) const;
@@ -184,6 +207,17 @@ private:
     std::size_t m_memmap_bytes = 0;
     std::vector<std::vector<int>> m_zonelists;
     std::vector<std::uint8_t> m_pageblock_mt;
+    // The zone of each pageblock's frames as make_zone_nid packs it; PAGEBLOCK_ZONES_MIXED where zones meet
+    // inside one pageblock.
+    static constexpr std::uint8_t PAGEBLOCK_ZONES_MIXED = 0xff;
+    std::vector<std::uint8_t> m_pageblock_zone;
+    // The populated zones' spans by start pfn, when no two overlap; empty when some do.
+    struct zone_range {
+        pfn_t start;
+        pfn_t end;
+        std::uint8_t id;
+    };
+    std::vector<zone_range> m_zone_ranges;
     std::vector<std::int16_t> m_pageblock_owner;
     counting_lock_ops m_counting;
     lock_ops* m_locks = &m_counting;

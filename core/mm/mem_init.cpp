@@ -19,13 +19,10 @@ zone* node_zone_of(pglist_data& pg, pfn_t pfn)
 }
 
 // __init_single_page (v5.4 / v6.x): a fresh struct page of this zone and node, reserved until freed.
-void init_single_page(page& p, int nid, unsigned zt)
+// The node and zone are not written: machine::page_zone reads them from the pfn's pageblock.
+void init_single_page(page& p)
 {
-    p.next = p.prev = NO_PFN;
-    p.order = 0;
-    p.state = page_state::reserved;
-    p.pcp_mt = 0;
-    p.zone_nid = make_zone_nid(nid, zt);
+    p.init(page_state::reserved);
 }
 
 namespace
@@ -94,10 +91,8 @@ unsigned long static_init_pgcnt(
 // once since its high is 0; v5.10+: __free_pages_ok(FPI_TO_TAIL), bypassing the PCP).
 void free_boot_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned order)
 {
-    page& head = c.m.pfn_to_page(pfn);
     for (unsigned long i = 1; i < (1UL << order); ++i)
-        c.m.pfn_to_page(pfn + static_cast<pfn_t>(i)).state = page_state::tail;
-    head.order = static_cast<std::uint8_t>(order);
+        c.m.pfn_to_page(pfn + static_cast<pfn_t>(i)).init(page_state::tail); // fresh from init: unlinked
     z.managed_pages.fetch_add(1UL << order, std::memory_order_relaxed);
     unsigned fpi = c.m.era.boot_free_to_tail_bypassing_pcp() ? FPI_TO_TAIL : FPI_NONE;
     __free_one_page(c, z, pfn, order, c.m.get_pageblock_migratetype(pfn), fpi);
@@ -166,8 +161,7 @@ void mem_init(machine& m)
         auto init_range = [&](pfn_t s, pfn_t e) {
             for (const auto& r : ns.memory)
                 for (pfn_t pfn = std::max(r.start, s); pfn < std::min(r.end, e); ++pfn) {
-                    zone* z = node_zone_of(pg, pfn);
-                    init_single_page(m.pfn_to_page(pfn), static_cast<int>(nid), z->idx);
+                    init_single_page(m.pfn_to_page(pfn));
                     ++c.work.pages_initialised;
                     ++m.early_init_pages;
                 }

@@ -94,8 +94,7 @@ pfn_t alloc_pages(mm_ctx& c, const alloc_request& req)
         pfn = get_page_from_freelist(c, req, (req.alloc_flags & ~ALLOC_WMARK_MASK) | ALLOC_WMARK_MIN, nid);
     if (pfn != NO_PFN) {
         page& p = c.m.pfn_to_page(pfn);
-        p.state = page_state::allocated;
-        p.order = static_cast<std::uint8_t>(req.order);
+        p.set(page_state::allocated, req.order, p.migratetype());
     }
     maybe_verify(c.m);
     return pfn;
@@ -104,8 +103,8 @@ pfn_t alloc_pages(mm_ctx& c, const alloc_request& req)
 // __free_pages (v5.4 / v6.x): free_unref_page decides between the PCP and the buddy allocator.
 void free_pages(mm_ctx& c, pfn_t pfn, unsigned order)
 {
-    assert(c.m.pfn_to_page(pfn).state == page_state::allocated);
-    assert(c.m.pfn_to_page(pfn).order == order);
+    assert(c.m.pfn_to_page(pfn).state() == page_state::allocated);
+    assert(c.m.pfn_to_page(pfn).order() == order);
     free_unref_page(c, pfn, order);
     maybe_verify(c.m);
 }
@@ -138,8 +137,7 @@ pfn_t alloc_pages_nolock(mm_ctx& c, int nid, unsigned order)
     pfn_t pfn = get_page_from_freelist(c, req, alloc_flags, nid >= 0 ? nid : c.nid);
     if (pfn != NO_PFN) {
         page& p = c.m.pfn_to_page(pfn);
-        p.state = page_state::allocated;
-        p.order = static_cast<std::uint8_t>(order);
+        p.set(page_state::allocated, order, p.migratetype());
     }
     maybe_verify(c.m);
     return pfn;
@@ -150,8 +148,8 @@ pfn_t alloc_pages_nolock(mm_ctx& c, int nid, unsigned order)
 // block parked on zone->trylock_free_pages.
 void free_pages_nolock(mm_ctx& c, pfn_t pfn, unsigned order)
 {
-    assert(c.m.pfn_to_page(pfn).state == page_state::allocated);
-    assert(c.m.pfn_to_page(pfn).order == order);
+    assert(c.m.pfn_to_page(pfn).state() == page_state::allocated);
+    assert(c.m.pfn_to_page(pfn).order() == order);
     free_unref_page(c, pfn, order, FPI_TRYLOCK);
     maybe_verify(c.m);
 }

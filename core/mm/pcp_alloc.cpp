@@ -70,8 +70,8 @@ pfn_t __rmqueue_pcplist(
     pcp_page_touch(c, pfn);
 
     page& p = c.m.pfn_to_page(pfn);
-    assert(p.state == page_state::pcp && p.order == order);
-    p.state = page_state::allocated;
+    assert(p.state() == page_state::pcp && p.order() == order);
+    p.set_state(page_state::allocated);
     return pfn;
 }
 

@@ -135,8 +135,7 @@ bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, i
     if (tuning == pcp_tuning::autotune_v6_7) pcp.alloc_factor >>= 1; // frees end a run of refills (nr_pcp_alloc)
 
     page& p = c.m.pfn_to_page(pfn);
-    p.state = page_state::pcp;
-    p.order = static_cast<std::uint8_t>(order);
+    p.set(page_state::pcp, order, p.migratetype()); // the migratetype the caller cached (set_pcppage_migratetype)
     const unsigned pindex = order_to_pindex(c.m.era, migratetype, order);
     c.m.lists().add(pcp.lists[pindex], pfn);
     pcp.count += 1 << order;
@@ -197,7 +196,7 @@ bool free_unref_page_commit(mm_ctx& c, zone& z, per_cpu_pages& pcp, pfn_t pfn, i
 void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi)
 {
     page& p = c.m.pfn_to_page(pfn);
-    zone& z = c.m.page_zone(p);
+    zone& z = c.m.page_zone(pfn);
     const int pageblock_mt = c.m.get_pageblock_migratetype(pfn);
     if (!pcp_allowed_order(c.m.era, order)) {
         free_one_page(c, z, pfn, order, pageblock_mt, fpi, lock_caller::free_one_page);
@@ -220,7 +219,7 @@ void free_unref_page(mm_ctx& c, pfn_t pfn, unsigned order, unsigned fpi)
         free_one_page(c, z, pfn, order, pageblock_mt, fpi, lock_caller::free_one_page);
         return;
     }
-    p.pcp_mt = static_cast<std::uint8_t>(pageblock_mt);
+    p.set(page_state::allocated, order, pageblock_mt); // the freed block, its migratetype cached (one store)
     free_unref_page_commit(c, z, this_cpu_pcp(z, cpu), pfn, migratetype, order, &guard, fpi);
 }
 

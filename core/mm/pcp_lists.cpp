@@ -73,7 +73,7 @@ int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp)
 
 void pcp_page_touch(mm_ctx& c, pfn_t pfn)
 {
-    touch_struct_page(c, page_to_nid(c.m.pfn_to_page(pfn)), pfn);
+    touch_struct_page(c, c.m.page_to_nid(pfn), pfn);
 }
 
 } // namespace pcplab::mm

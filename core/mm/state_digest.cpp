@@ -20,6 +20,7 @@ struct fnv {
 std::uint64_t state_digest(const machine& m)
 {
     fnv f;
+    const list_ops lo = m.lists();
     for (const auto& n : m.nodes)
         for (const auto& zp : n->node_zones) {
             const zone& z = *zp;
@@ -29,7 +30,7 @@ std::uint64_t state_digest(const machine& m)
             for (const auto& fa : z.free_area_) {
                 f.add(fa.nr_free);
                 for (const auto& l : fa.free_list)
-                    for (pfn_t p = l.first; p != NO_PFN; p = m.pfn_to_page(p).next) f.add(p);
+                    for (pfn_t p = l.first; p != NO_PFN; p = lo.next(l, p)) f.add(p);
             }
             for (const auto& pcp : z.per_cpu_pageset) {
                 f.add(static_cast<std::uint64_t>(pcp.count));
@@ -38,7 +39,7 @@ std::uint64_t state_digest(const machine& m)
                 f.add(static_cast<std::uint64_t>(pcp.high_min));
                 f.add(static_cast<std::uint64_t>(pcp.high_max));
                 for (const auto& l : pcp.lists)
-                    for (pfn_t p = l.first; p != NO_PFN; p = m.pfn_to_page(p).next) f.add(p);
+                    for (pfn_t p = l.first; p != NO_PFN; p = lo.next(l, p)) f.add(p);
             }
         }
     return f.h;

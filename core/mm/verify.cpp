@@ -34,9 +34,15 @@ void check_free_lists(checker& ck, const zone& z, unsigned long& listed_pages)
         for (unsigned mt = 0; mt < MIGRATE_TYPES; ++mt) {
             pfn_t prev = NO_PFN;
             const unsigned long blocks_before = blocks;
-            for (pfn_t pfn = z.free_area_[o].free_list[mt].first; pfn != NO_PFN; pfn = ck.m.pfn_to_page(pfn).next) {
+            const page_list& l = z.free_area_[o].free_list[mt];
+            if (l.base != z.zone_start_pfn)
+                ck.fail(where(z) + ": free_area[" + std::to_string(o) + "] list " + migratetype_name(mt)
+                    + " links from pfn " + std::to_string(l.base) + ", not the zone's start");
+            const list_ops lo = ck.m.lists();
+            for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = lo.next(l, pfn)) {
                 const page& p = ck.m.pfn_to_page(pfn);
-                if (!z.zone_spans_pfn(pfn) || p.state != page_state::buddy || p.order != o || p.prev != prev) {
+                if (!z.zone_spans_pfn(pfn) || p.state() != page_state::buddy || p.order() != o
+                    || lo.prev(l, pfn) != prev) {
                     ck.fail(where(z) + ": free_area[" + std::to_string(o) + "] list " + migratetype_name(mt)
                         + " holds pfn " + std::to_string(pfn) + " which is not a buddy head of that order");
                     break;
@@ -76,16 +82,21 @@ void check_pcp_lists(checker& ck, const zone& z, unsigned long& listed_pages)
             if (i >= nr_lists && !pcp.lists[i].empty())
                 ck.fail(where(z) + ": cpu " + std::to_string(cpu) + " uses PCP list " + std::to_string(i)
                     + " beyond the era's layout");
-            for (pfn_t pfn = pcp.lists[i].first; pfn != NO_PFN; pfn = ck.m.pfn_to_page(pfn).next) {
+            const page_list& l = pcp.lists[i];
+            if (l.base != z.zone_start_pfn)
+                ck.fail(where(z) + ": cpu " + std::to_string(cpu) + " PCP list " + std::to_string(i)
+                    + " links from pfn " + std::to_string(l.base) + ", not the zone's start");
+            const list_ops lo = ck.m.lists();
+            for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = lo.next(l, pfn)) {
                 const page& p = ck.m.pfn_to_page(pfn);
-                if (!z.zone_spans_pfn(pfn) || p.state != page_state::pcp
-                    || (i < nr_lists && pindex_to_order(ck.m.era, i) != p.order)) {
+                if (!z.zone_spans_pfn(pfn) || p.state() != page_state::pcp
+                    || (i < nr_lists && pindex_to_order(ck.m.era, i) != p.order())) {
                     ck.fail(where(z) + ": cpu " + std::to_string(cpu) + " PCP list " + std::to_string(i) + " holds pfn "
                         + std::to_string(pfn) + " which is not a PCP page of its order");
                     break;
                 }
-                count += 1L << p.order;
-                listed_pages += 1UL << p.order;
+                count += 1L << p.order();
+                listed_pages += 1UL << p.order();
             }
         }
         if (count != pcp.count)
@@ -104,32 +115,32 @@ void check_frames(checker& ck, const zone& z, unsigned long listed_pages)
     for (unsigned long pfn = z.zone_start_pfn; pfn < z.zone_end_pfn();) {
         const page& p = ck.m.pfn_to_page(static_cast<pfn_t>(pfn));
         unsigned long n = 1;
-        switch (p.state) {
+        switch (p.state()) {
         case page_state::buddy:
         case page_state::pcp:
         case page_state::allocated: {
-            n = 1UL << p.order;
-            if (p.state == page_state::buddy)
+            n = 1UL << p.order();
+            if (p.state() == page_state::buddy)
                 heads_free += n;
-            else if (p.state == page_state::pcp)
+            else if (p.state() == page_state::pcp)
                 heads_free += n;
             else
                 allocated += n;
             for (unsigned long i = 1; i < n && pfn + i < z.zone_end_pfn(); ++i)
-                if (ck.m.pfn_to_page(static_cast<pfn_t>(pfn + i)).state != page_state::tail) {
+                if (ck.m.pfn_to_page(static_cast<pfn_t>(pfn + i)).state() != page_state::tail) {
                     ck.fail(where(z) + ": pfn " + std::to_string(pfn + i) + " inside the order-"
-                        + std::to_string(p.order) + " block at " + std::to_string(pfn) + " is not a tail");
+                        + std::to_string(p.order()) + " block at " + std::to_string(pfn) + " is not a tail");
                     break;
                 }
-            if (p.state == page_state::buddy && p.order < top) {
+            if (p.state() == page_state::buddy && p.order() < top) {
                 unsigned long buddy = pfn ^ n;
                 if (z.zone_spans_pfn(buddy)) {
                     const page& b = ck.m.pfn_to_page(static_cast<pfn_t>(buddy));
-                    if (b.state == page_state::buddy && b.order == p.order && buddy > pfn
+                    if (b.state() == page_state::buddy && b.order() == p.order() && buddy > pfn
                         && ck.m.get_pageblock_migratetype(static_cast<pfn_t>(pfn)) != MIGRATE_ISOLATE
                         && ck.m.get_pageblock_migratetype(static_cast<pfn_t>(buddy)) != MIGRATE_ISOLATE)
                         ck.fail(where(z) + ": free buddies at " + std::to_string(pfn) + " and " + std::to_string(buddy)
-                            + " (order " + std::to_string(p.order) + ") were not merged");
+                            + " (order " + std::to_string(p.order()) + ") were not merged");
                 }
             }
             break;

@@ -44,6 +44,16 @@ struct zone {
     per_cpu<per_cpu_pages> per_cpu_pageset;
     bool pagesets_allocated = false; // false: still the boot pageset
 
+    // The links inside this zone's frames are offsets from zone_start_pfn: every list of its pages says so.
+    // Called once the span and the pagesets exist.
+    void set_list_bases()
+    {
+        for (auto& area : free_area_)
+            for (auto& l : area.free_list) l.base = zone_start_pfn;
+        for (auto& pcp : per_cpu_pageset)
+            for (auto& l : pcp.lists) l.base = zone_start_pfn;
+    }
+
     // Cached values of the last zone_set_pageset_high_and_batch (v5.11+)
     int pageset_high = 0;
     int pageset_batch = 0;

@@ -194,7 +194,7 @@ void engine::impl::do_alloc(int cpu, const cpu_action& a)
                     ? HIGH_GROW_REFILL
                     : (watched->flags & mm::ZONE_BELOW_HIGH ? HIGH_SHRINK_BELOW_HIGH : HIGH_OTHER));
     }
-    if (pfn != mm::NO_PFN) check_watermark(m->page_zone(m->pfn_to_page(pfn)));
+    if (pfn != mm::NO_PFN) check_watermark(m->page_zone(pfn));
     if (a.any_context) note_any_context_alloc(cpu, pfn, spin_before);
     check_over_high(cpu);
     load->allocated(cpu, pfn, clock[cpu] - round.origin);
@@ -206,7 +206,7 @@ void engine::impl::do_free(int cpu, const cpu_action& a)
     const vtime_ns t0 = clock[cpu];
     caches->cpu(cpu)->prefetch(a.pfn); // free_unref_page touches it; overlaps the memmap miss just below
     mm::prefetch_struct_page(ctxs[cpu], a.next_pfn); // this CPU's next free, a round of CPUs from now
-    mm::zone& z = m->page_zone(m->pfn_to_page(a.pfn));
+    mm::zone& z = m->page_zone(a.pfn);
     mm::per_cpu_pages& pcp = z.per_cpu_pageset[cpu];
     const int high_before = pcp.high;
 

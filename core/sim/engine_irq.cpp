@@ -193,7 +193,7 @@ void engine::impl::run_irq(int cpu)
         tot.irq.alloc_failures += 1;
     else {
         q.ring.push_back(pfn);
-        check_watermark(m->page_zone(m->pfn_to_page(pfn)));
+        check_watermark(m->page_zone(pfn));
     }
     tot.irq.spin_ns += cpu_m[cpu].spin_ns - spin_before;
     cpu_m[cpu].sys_ns += clock[cpu] - t0;

@@ -191,7 +191,7 @@ std::size_t engine::impl::reclaim_blocks(int cpu, std::size_t nr)
     reclaim_caller = true;
     unsigned long pages = 0;
     for (const auto& [pfn, order] : blocks) {
-        mm::zone& z = m->page_zone(m->pfn_to_page(pfn));
+        mm::zone& z = m->page_zone(pfn);
         mm::free_pages(ctxs[cpu], pfn, order);
         pages += 1UL << order;
         zone_reclaim& r = periodic.reclaim[z];

@@ -57,8 +57,8 @@ TEST_CASE("random allocations and frees conserve pages and coalesce back to max-
                 }
                 REQUIRE(z.zone_spans_pfn(pfn));
                 REQUIRE((pfn & ((pfn_t{1} << order) - 1)) == 0);
-                REQUIRE(m->pfn_to_page(pfn).state == page_state::allocated);
-                REQUIRE(m->pfn_to_page(pfn).order == order);
+                REQUIRE(m->pfn_to_page(pfn).state() == page_state::allocated);
+                REQUIRE(m->pfn_to_page(pfn).order() == order);
                 for (pfn_t i = 0; i < (pfn_t{1} << order); ++i) {
                     REQUIRE_FALSE(in_use[pfn + i - z.zone_start_pfn]); // never handed out twice
                     in_use[pfn + i - z.zone_start_pfn] = true;
@@ -139,8 +139,8 @@ TEST_CASE("rmqueue_bulk fills a PCP list in ascending order under one zone->lock
     REQUIRE(pfns.size() == 63);
     for (std::size_t i = 0; i < pfns.size(); ++i) {
         CHECK(pfns[i] == pfns[0] + i);
-        CHECK(m->pfn_to_page(pfns[i]).state == page_state::pcp);
-        CHECK(m->pfn_to_page(pfns[i]).pcp_mt == MIGRATE_UNMOVABLE);
+        CHECK(m->pfn_to_page(pfns[i]).state() == page_state::pcp);
+        CHECK(m->pfn_to_page(pfns[i]).migratetype() == MIGRATE_UNMOVABLE);
     }
     const auto& st = m->counting_locks().stats(lock_kind::zone_lock, lock_caller::rmqueue_bulk);
     CHECK(st.holds == 1);
@@ -171,7 +171,7 @@ TEST_CASE("freeing both buddies merges them, and a likely merge goes to the list
     CHECK(m->work.merge_steps - merges == 1);
     CHECK(list_pfns(*m, o1) == std::vector<pfn_t>{b + 2});
     CHECK(o0.empty());
-    CHECK(m->pfn_to_page(b + 3).state == page_state::tail);
+    CHECK(m->pfn_to_page(b + 3).state() == page_state::tail);
 
     free0(b + 100); // its order-1 buddy (b+102) is in use: head
     free0(b); // its order-1 buddy (b+2) is free: merge likely, tail
@@ -183,7 +183,7 @@ TEST_CASE("freeing both buddies merges them, and a likely merge goes to the list
     free0(b + 1); // b+1 + b -> order 1, + b+2 -> order 2; b+4 is in use
     CHECK(m->work.merge_steps - merges == 2);
     CHECK(z.free_area_[2].free_list[MIGRATE_MOVABLE].first == b);
-    CHECK(m->pfn_to_page(b).order == 2);
+    CHECK(m->pfn_to_page(b).order() == 2);
     CHECK(o1.empty());
     CHECK(list_pfns(*m, o0) == std::vector<pfn_t>{b + 200, b + 100, b + 300});
     const auto& st = m->counting_locks().stats(lock_kind::zone_lock, lock_caller::free_one_page);
@@ -237,7 +237,7 @@ TEST_CASE("a buddy outside the zone's span is never looked at or merged")
     zone& z = m->nodes[0]->z(ZONE_DMA32);
     pfn_t b = rmqueue_buddy(c, z, MAX_PAGE_ORDER, MIGRATE_MOVABLE, 0);
     free_one_page(c, z, b, pageblock_order, MIGRATE_MOVABLE, FPI_NONE, lock_caller::free_one_page);
-    REQUIRE(m->pfn_to_page(b).state == page_state::buddy); // a free order-9 block of the real zone
+    REQUIRE(m->pfn_to_page(b).state() == page_state::buddy); // a free order-9 block of the real zone
 
     // A zone like a deferred-init thread's: same node and type, spanning only the upper half.
     zone part;
@@ -345,8 +345,7 @@ TEST_CASE("zone_watermark_ok on worked numbers")
     for (std::size_t i = 1; i < blocks.size(); ++i) {
         // split_page: the upper half stays allocated as a block of its own, the lower half is freed
         page& upper = m->pfn_to_page(blocks[i] + 512);
-        upper.state = page_state::allocated;
-        upper.order = pageblock_order;
+        upper.set(page_state::allocated, pageblock_order, MIGRATE_MOVABLE);
         free_one_page(c, z, blocks[i], pageblock_order, MIGRATE_MOVABLE, FPI_NONE, lock_caller::free_one_page);
     }
     REQUIRE(z.nr_free_pages == 251 * 512);

@@ -42,12 +42,8 @@ inline std::unique_ptr<machine> make_machine(const std::string& era, const machi
 inline void init_frames(machine& m, const zone& z, pfn_t s, pfn_t e)
 {
     for (pfn_t pfn = s; pfn < e; ++pfn) {
-        page& p = m.pfn_to_page(pfn);
-        p.next = p.prev = NO_PFN;
-        p.order = 0;
-        p.state = page_state::reserved;
-        p.pcp_mt = 0;
-        p.zone_nid = make_zone_nid(z.node, z.idx);
+        (void)z; // the frame's zone comes from its pfn (machine::page_zone)
+        m.pfn_to_page(pfn).init(page_state::reserved);
     }
 }
 
@@ -58,8 +54,8 @@ inline void free_range(mm_ctx& c, zone& z, pfn_t s, pfn_t e, unsigned fpi = FPI_
         unsigned order = std::min<unsigned>(MAX_PAGE_ORDER, s ? static_cast<unsigned>(__builtin_ctz(s)) : 31U);
         while (s + (pfn_t{1} << order) > e) --order;
         page& head = c.m.pfn_to_page(s);
-        for (pfn_t i = 1; i < (pfn_t{1} << order); ++i) c.m.pfn_to_page(s + i).state = page_state::tail;
-        head.order = static_cast<std::uint8_t>(order);
+        for (pfn_t i = 1; i < (pfn_t{1} << order); ++i) c.m.pfn_to_page(s + i).set_state(page_state::tail);
+        head.set_order(order);
         z.managed_pages.fetch_add(1UL << order);
         __free_one_page(c, z, s, order, c.m.get_pageblock_migratetype(s), fpi);
         s += pfn_t{1} << order;
@@ -116,7 +112,8 @@ inline buddy_census census(const machine& m, const zone& z)
         for (unsigned mt = 0; mt < MIGRATE_TYPES; ++mt) {
             const page_list& l = z.free_area_[o].free_list[mt];
             pfn_t prev = NO_PFN;
-            for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = m.pfn_to_page(pfn).next) {
+            const list_ops lo = m.lists();
+            for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = lo.next(l, pfn)) {
                 const page& p = m.pfn_to_page(pfn);
                 std::string at
                     = "pfn " + std::to_string(pfn) + " order " + std::to_string(o) + " mt " + std::to_string(mt);
@@ -124,15 +121,16 @@ inline buddy_census census(const machine& m, const zone& z)
                     err(at + ": outside the zone");
                     break;
                 }
-                if (p.prev != prev) err(at + ": broken prev link");
-                if (p.state != page_state::buddy || p.order != o || p.pcp_mt != mt)
+                if (lo.prev(l, pfn) != prev) err(at + ": broken prev link");
+                if (p.state() != page_state::buddy || p.order() != o || p.migratetype() != mt)
                     err(at + ": head not marked as a free block of this list");
                 if (pfn & ((pfn_t{1} << o) - 1)) err(at + ": misaligned");
                 for (pfn_t i = 0; i < (pfn_t{1} << o); ++i) {
                     std::size_t idx = pfn + i - z.zone_start_pfn;
                     if (covered[idx]) err(at + ": overlaps another free block");
                     covered[idx] = true;
-                    if (i && m.pfn_to_page(pfn + i).state != page_state::tail) err(at + ": frame inside is not a tail");
+                    if (i && m.pfn_to_page(pfn + i).state() != page_state::tail)
+                        err(at + ": frame inside is not a tail");
                 }
                 ++r.nr_free[o];
                 if (mt != MIGRATE_ISOLATE) r.free_pages += 1L << o;
@@ -157,7 +155,7 @@ inline buddy_census census(const machine& m, const zone& z)
 inline std::vector<pfn_t> list_pfns(const machine& m, const page_list& l)
 {
     std::vector<pfn_t> v;
-    for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = m.pfn_to_page(pfn).next) v.push_back(pfn);
+    for (pfn_t pfn = l.first; pfn != NO_PFN; pfn = m.lists().next(l, pfn)) v.push_back(pfn);
     return v;
 }
 

@@ -44,7 +44,7 @@ TEST_CASE("alloc_pages_nolock fails while deferred init runs and for costly orde
     CHECK(alloc_pages_nolock(c, -1, PAGE_ALLOC_COSTLY_ORDER + 1) == NO_PFN);
     const pfn_t pfn = alloc_pages_nolock(c, -1, 0);
     REQUIRE(pfn != NO_PFN);
-    CHECK(m->pfn_to_page(pfn).state == page_state::allocated);
+    CHECK(m->pfn_to_page(pfn).state() == page_state::allocated);
     require_conserved(*m);
 }
 

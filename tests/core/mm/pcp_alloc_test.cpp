@@ -13,7 +13,7 @@ TEST_CASE("v5.4 refill takes pcp->batch pages from the buddy allocator in one zo
 
     pfn_t first = rmqueue_pcplist(c, z, 0, MIGRATE_MOVABLE, ALLOC_WMARK_LOW);
     REQUIRE(first != NO_PFN);
-    CHECK(m->pfn_to_page(first).state == page_state::allocated);
+    CHECK(m->pfn_to_page(first).state() == page_state::allocated);
     CHECK(free_before - total_free_pages(*m) == 31);
     CHECK(pcp.count == 30);
     auto refills = holds_of(locks, lock_kind::zone_lock, lock_caller::rmqueue_bulk);
@@ -54,7 +54,7 @@ TEST_CASE("v5.14-v6.6 high-order refill takes batch >> order blocks, at least 2"
     const long before = total_free_pages(*m);
     pfn_t pfn = rmqueue_pcplist(c, z, 2, MIGRATE_MOVABLE, ALLOC_WMARK_LOW);
     REQUIRE(pfn != NO_PFN);
-    CHECK(m->pfn_to_page(pfn).order == 2);
+    CHECK(m->pfn_to_page(pfn).order() == 2);
     CHECK(before - total_free_pages(*m) == (63 >> 2) * 4);
     CHECK(pcp.count == ((63 >> 2) - 1) * 4);
     // A THP-order refill with batch 63 still takes 2 blocks.
@@ -109,6 +109,7 @@ TEST_CASE("a boot pageset (high 0, batch 1) refills a single page and keeps none
         auto m = make_machine({era});
         zone& z = normal_zone(*m);
         for (auto& pcp : z.per_cpu_pageset) pcp = per_cpu_pages{};
+        z.set_list_bases();
         z.pagesets_allocated = false;
         mm_ctx c = m->ctx(0);
         const long before = total_free_pages(*m);

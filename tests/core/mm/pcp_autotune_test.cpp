@@ -145,8 +145,8 @@ TEST_CASE("autotune: high stays within [high_min, high_max] through a seeded ran
             pfn_t pfn = rmqueue_pcplist(c, z, order, MIGRATE_MOVABLE, ALLOC_WMARK_LOW);
             if (pfn == NO_PFN) pfn = rmqueue_buddy(c, z, order, MIGRATE_MOVABLE, ALLOC_WMARK_MIN);
             if (pfn != NO_PFN) {
-                m->pfn_to_page(pfn).state = page_state::allocated;
-                m->pfn_to_page(pfn).order = static_cast<std::uint8_t>(order);
+                m->pfn_to_page(pfn).set_state(page_state::allocated);
+                m->pfn_to_page(pfn).set_order(order);
                 held.emplace_back(pfn, order);
             }
         } else if (r < 96) {

@@ -88,7 +88,7 @@ TEST_CASE("before v5.18 the switch moves the lock, not the choice of pages")
         mm_ctx c = m->ctx(0);
         per_cpu_pages& pcp = this_cpu_pcp(z, 0);
         for (std::size_t i = 0; i < pages.size(); ++i) {
-            m->pfn_to_page(pages[i]).pcp_mt = static_cast<std::uint8_t>(i % 3);
+            m->pfn_to_page(pages[i]).set_migratetype(i % 3);
             REQUIRE(free_unref_page_commit(c, z, pcp, pages[i], static_cast<int>(i % 3), 0));
         }
         free_pcppages_bulk(c, z, 17, pcp, 0, lock_caller::other);
@@ -112,7 +112,7 @@ TEST_CASE("the pre-v5.18 round-robin frees from fuller lists as empty ones are p
     auto pages = take_from_buddy(*m, 0, z, 20);
     for (std::size_t i = 0; i < 20; ++i) {
         int mt = i < 10 ? MIGRATE_UNMOVABLE : MIGRATE_MOVABLE;
-        m->pfn_to_page(pages[i]).pcp_mt = static_cast<std::uint8_t>(mt);
+        m->pfn_to_page(pages[i]).set_migratetype(mt);
         free_unref_page_commit(c, z, pcp, pages[i], mt, 0);
     }
     // batch_free counts every list probed: MOVABLE first (1 probe: 1 page), then RECLAIMABLE (empty) and
@@ -122,8 +122,8 @@ TEST_CASE("the pre-v5.18 round-robin frees from fuller lists as empty ones are p
     CHECK(m->lists().length(pcp.lists[MIGRATE_UNMOVABLE]) == 6);
     CHECK(pcp.count == 14);
     // The coldest (first freed, at the list tails) go first.
-    for (std::size_t i : {0, 1, 2, 3, 10, 11}) CHECK(m->pfn_to_page(pages[i]).state != page_state::pcp);
-    for (std::size_t i : {4, 12}) CHECK(m->pfn_to_page(pages[i]).state == page_state::pcp);
+    for (std::size_t i : {0, 1, 2, 3, 10, 11}) CHECK(m->pfn_to_page(pages[i]).state() != page_state::pcp);
+    for (std::size_t i : {4, 12}) CHECK(m->pfn_to_page(pages[i]).state() == page_state::pcp);
     require_conserved(*m);
 }
 

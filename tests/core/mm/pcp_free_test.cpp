@@ -22,8 +22,8 @@ TEST_CASE("v5.4 free flushes pcp->batch coldest pages when count reaches high")
     REQUIRE(flushes.size() == 1);
     CHECK(flushes[0].inside.pages_to_buddy == 7);
     // The flushed pages are the coldest: the first seven freed (the list tail).
-    for (int i = 0; i < 7; ++i) CHECK(m->pfn_to_page(pages[static_cast<std::size_t>(i)]).state != page_state::pcp);
-    for (int i = 7; i < 42; ++i) CHECK(m->pfn_to_page(pages[static_cast<std::size_t>(i)]).state == page_state::pcp);
+    for (int i = 0; i < 7; ++i) CHECK(m->pfn_to_page(pages[static_cast<std::size_t>(i)]).state() != page_state::pcp);
+    for (int i = 7; i < 42; ++i) CHECK(m->pfn_to_page(pages[static_cast<std::size_t>(i)]).state() == page_state::pcp);
     require_conserved(*m);
 }
 
@@ -36,6 +36,7 @@ TEST_CASE("a boot pageset (high 0) frees every page to the buddy allocator at on
         auto pages = take_from_buddy(*m, 0, z, 20, 0);
         auto high_order = take_from_buddy(*m, 0, z, 4, 2);
         for (auto& pcp : z.per_cpu_pageset) pcp = per_cpu_pages{};
+        z.set_list_bases();
         z.pagesets_allocated = false;
         const long before = total_free_pages(*m);
         free_all(*m, 0, pages);
@@ -99,8 +100,8 @@ TEST_CASE("highatomic pages are cached on the movable list but return to highato
     mm_ctx c = m->ctx(0);
     free_unref_page(c, pages[0], 0);
     REQUIRE(pcp.lists[MIGRATE_MOVABLE].first == pages[0]);
-    CHECK(m->pfn_to_page(pages[0]).pcp_mt == MIGRATE_HIGHATOMIC);
-    CHECK(m->pfn_to_page(pages[0]).state == page_state::pcp);
+    CHECK(m->pfn_to_page(pages[0]).migratetype() == MIGRATE_HIGHATOMIC);
+    CHECK(m->pfn_to_page(pages[0]).state() == page_state::pcp);
     drain_pages_zone(c, 0, z);
     CHECK(pcp.count == 0);
     // Wherever it merged to, the block went back to a highatomic free list.

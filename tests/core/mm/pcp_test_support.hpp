@@ -76,18 +76,13 @@ inline std::unique_ptr<machine> make_machine(const machine_config& cfg, const li
         zone& z = node->z(ZONE_NORMAL);
         REQUIRE(z.populated());
         for (pfn_t pfn = z.zone_start_pfn; pfn < z.zone_end_pfn(); ++pfn) {
-            page& p = m->pfn_to_page(pfn);
-            p.next = p.prev = NO_PFN;
-            p.order = 0;
-            p.state = page_state::reserved;
-            p.pcp_mt = 0;
-            p.zone_nid = make_zone_nid(node->node_id, ZONE_NORMAL);
+            m->pfn_to_page(pfn).init(page_state::reserved);
         }
         mm_ctx c = m->ctx(node->cpus.front());
         const pfn_t block = 1U << MAX_PAGE_ORDER;
         for (pfn_t pfn = z.zone_start_pfn; pfn + block <= z.zone_end_pfn(); pfn += block) {
-            for (pfn_t i = 1; i < block; ++i) m->pfn_to_page(pfn + i).state = page_state::tail;
-            m->pfn_to_page(pfn).order = MAX_PAGE_ORDER;
+            for (pfn_t i = 1; i < block; ++i) m->pfn_to_page(pfn + i).set_state(page_state::tail);
+            m->pfn_to_page(pfn).set_order(MAX_PAGE_ORDER);
             z.managed_pages.fetch_add(block);
             __free_one_page(c, z, pfn, MAX_PAGE_ORDER, MIGRATE_MOVABLE, FPI_NONE);
         }
@@ -116,8 +111,8 @@ inline std::vector<pfn_t> take_from_buddy(machine& m, int cpu, zone& z, int n, u
         pfn_t pfn = rmqueue_buddy(c, z, order, MIGRATE_MOVABLE, ALLOC_WMARK_MIN);
         REQUIRE(pfn != NO_PFN);
         page& p = m.pfn_to_page(pfn);
-        p.state = page_state::allocated;
-        p.order = static_cast<std::uint8_t>(order);
+        p.set_state(page_state::allocated);
+        p.set_order(order);
         out.push_back(pfn);
     }
     return out;
@@ -173,7 +168,7 @@ inline long total_free_pages(const machine& m)
 inline std::vector<pfn_t> list_pfns(const machine& m, const page_list& l)
 {
     std::vector<pfn_t> out;
-    for (pfn_t p = l.first; p != NO_PFN; p = m.pfn_to_page(p).next) out.push_back(p);
+    for (pfn_t p = l.first; p != NO_PFN; p = m.lists().next(l, p)) out.push_back(p);
     return out;
 }
 

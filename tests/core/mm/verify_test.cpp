@@ -57,9 +57,9 @@ TEST_CASE("verify finds a wrong nr_free, a lost frame and a wrong pcp count")
     // A free block whose head no longer says PageBuddy: the list and the frame walk disagree.
     pfn_t head = z.free_area_[MAX_PAGE_ORDER].free_list[MIGRATE_MOVABLE].first;
     REQUIRE(head != NO_PFN);
-    m->pfn_to_page(head).state = page_state::allocated;
+    m->pfn_to_page(head).set_state(page_state::allocated);
     CHECK_FALSE(verify(*m).ok());
-    m->pfn_to_page(head).state = page_state::buddy;
+    m->pfn_to_page(head).set_state(page_state::buddy);
     CHECK(verify(*m).ok());
 
     ++z.per_cpu_pageset[1].count;

@@ -45,7 +45,7 @@ void churn(mm::machine& m, int cpu, int n)
 unsigned long walk_length(const mm::machine& m, const mm::page_list& l)
 {
     unsigned long n = 0;
-    for (mm::pfn_t p = l.first; p != mm::NO_PFN; p = m.pfn_to_page(p).next) ++n;
+    for (mm::pfn_t p = l.first; p != mm::NO_PFN; p = m.lists().next(l, p)) ++n;
     return n;
 }
 
