@@ -58,8 +58,12 @@ QString seeds_html()
         h += QObject::tr("<p><a href=\"story:%1\"><b>Reproduce</b></a>: play story %1, the seed's machine with "
                          "%2 side by side (A, B).</p>")
                  .arg(esc(s.id), esc(sim::sides_label(s)));
-        h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>figure</th><th>off</th>"
-                            "<th>on</th><th>change</th><th>source</th></tr>");
+        // A sysctl scenario's sides are its two values, not a switch's off and on.
+        const QString off_head = s.sysctl ? QObject::tr("at %1").arg(s.sysctl->off) : QObject::tr("off");
+        const QString on_head = s.sysctl ? QObject::tr("at %1").arg(s.sysctl->on) : QObject::tr("on");
+        h += QStringLiteral("<table border=\"1\" cellspacing=\"0\" cellpadding=\"3\"><tr><th>figure</th><th>%1</th>"
+                            "<th>%2</th><th>change</th><th>source</th></tr>")
+                 .arg(off_head, on_head);
         for (const auto& f : s.figures) {
             QString change = QStringLiteral("-");
             if (f.change)
