@@ -58,10 +58,15 @@ public:
     {
         page& p = m_map[pfn];
         const page_link prev = p.prev_link(), next = p.next_link();
-        if (prev != LINK_NONE)
-            m_map[l.base + prev].set_next_link(next);
-        else
+        if (prev != LINK_NONE) {
+            page& b = m_map[l.base + prev];
+            b.set_next_link(next);
+            // The same for taking the tail (free_pcppages_bulk picks from there): the frame before the new
+            // tail is the next one written.
+            if (next == LINK_NONE && b.prev_link() != LINK_NONE) __builtin_prefetch(&m_map[l.base + b.prev_link()], 1);
+        } else {
             l.first = to_pfn(l, next);
+        }
         if (next != LINK_NONE) {
             page& n = m_map[l.base + next];
             n.set_prev_link(prev);
