@@ -152,7 +152,6 @@ machine::machine(const machine_spec& spec, const kernel_era& era_in, const patch
 void machine::build_pageblock_zones()
 {
     constexpr std::uint8_t unset = PAGEBLOCK_ZONES_MIXED - 1; // make_zone_nid never reaches it (32 nodes x 8)
-    m_pageblock_zone.assign((max_pfn >> pageblock_order) + 1, unset);
     m_zone_ranges.clear();
     for (const auto& n : nodes)
         for (const auto& z : n->node_zones)
@@ -166,6 +165,9 @@ void machine::build_pageblock_zones()
             m_zone_ranges.clear(); // interleaved nodes: the pageblock bytes answer
             break;
         }
+    m_pageblock_zone.clear();
+    if (!m_zone_ranges.empty()) return; // the walk answers every pfn; no table to keep
+    m_pageblock_zone.assign((max_pfn >> pageblock_order) + 1, unset);
     for (const auto& n : nodes)
         for (const auto& z : n->node_zones) {
             if (!z->spanned_pages) continue;

@@ -207,8 +207,8 @@ private:
     std::size_t m_memmap_bytes = 0;
     std::vector<std::vector<int>> m_zonelists;
     std::vector<std::uint8_t> m_pageblock_mt;
-    // The zone of each pageblock's frames as make_zone_nid packs it; PAGEBLOCK_ZONES_MIXED where zones meet
-    // inside one pageblock.
+    // Only for interleaved nodes: the zone of each pageblock's frames as make_zone_nid packs it; PAGEBLOCK_ZONES_MIXED
+    // where zones meet inside one pageblock.
     static constexpr std::uint8_t PAGEBLOCK_ZONES_MIXED = 0xff;
     std::vector<std::uint8_t> m_pageblock_zone;
     // The populated zones' spans by start pfn, when no two overlap; empty when some do.

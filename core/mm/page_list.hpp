@@ -61,19 +61,14 @@ public:
         if (prev != LINK_NONE) {
             page& b = m_map[l.base + prev];
             b.set_next_link(next);
-            // The same for taking the tail (free_pcppages_bulk picks from there): the frame before the new
-            // tail is the next one written.
-            if (next == LINK_NONE && b.prev_link() != LINK_NONE) __builtin_prefetch(&m_map[l.base + b.prev_link()], 1);
+            if (next == LINK_NONE) prefetch_link(l, b.prev_link()); // taking the tail (free_pcppages_bulk)
         } else {
             l.first = to_pfn(l, next);
         }
         if (next != LINK_NONE) {
             page& n = m_map[l.base + next];
             n.set_prev_link(prev);
-            // Taking the head is the common case, and the next one taken will write the frame after the new
-            // head: a link shares its word with the frame's state, so that write must first read the line.
-            // Start the read now, while the new head's line is at hand.
-            if (prev == LINK_NONE && n.next_link() != LINK_NONE) __builtin_prefetch(&m_map[l.base + n.next_link()], 1);
+            if (prev == LINK_NONE) prefetch_link(l, n.next_link()); // taking the head, the common case
         } else {
             l.last = to_pfn(l, prev);
         }
@@ -126,6 +121,13 @@ public:
     }
 
 private:
+    // Taking an end of a list writes a link of the frame after the new end next time. A link shares its word
+    // with the frame's state, so that write must first read the line: start the read now, while the new
+    // end's line is at hand.
+    void prefetch_link(const page_list& l, page_link v) const
+    {
+        if (v != LINK_NONE) __builtin_prefetch(&m_map[l.base + v], 1);
+    }
     // A frame outside the 28 bits above the list's base belongs to another zone's list: a bug, never data.
     static page_link link(const page_list& l, pfn_t pfn)
     {
