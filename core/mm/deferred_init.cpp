@@ -97,9 +97,12 @@ struct deferred_init::impl {
     {
     }
 
-    // deferred_free_range / deferred_free_pages (v5.4) and deferred_init_memmap_chunk (v6.x): free an
-    // initialised range in max-order (v6.4+) or pageblock (v5.4) blocks when aligned, else page by page.
-    void free_chunk_range(mm_ctx& c, chunk& ch, pfn_t s, pfn_t e)
+    // deferred_init_pages + deferred_free_range / deferred_free_pages (v5.4) and deferred_init_memmap_chunk
+    // (v6.x): initialise and free a range in max-order (v6.4+) or pageblock (v5.4) blocks when aligned, else
+    // page by page. A block freed whole has only its head written: the frames inside need no state of their
+    // own until a split makes some of them heads (they keep the memmap's zero, page::inside_block). The kernel
+    // writes every struct page, and the model's cost still counts every one (pages_initialised).
+    void init_and_free_range(mm_ctx& c, chunk& ch, pfn_t s, pfn_t e)
     {
         unsigned block_order = m.era.version.at_least(6, 4) ? MAX_PAGE_ORDER : pageblock_order;
         unsigned long block = 1UL << block_order;
@@ -108,12 +111,14 @@ struct deferred_init::impl {
             if ((pfn & (block - 1)) == 0 && pfn + block <= e) {
                 for (pfn_t pb = pfn; pb < pfn + block; pb += pageblock_nr_pages)
                     m.set_pageblock_migratetype(pb, MIGRATE_MOVABLE);
-                free_block(c, ch, pfn, block_order);
+                init_single_page(m.pfn_to_page(pfn));
+                free_boot_block(c, *ch.shadow, pfn, block_order, inner_frames::unwritten);
                 pfn += static_cast<pfn_t>(block);
             } else {
+                init_single_page(m.pfn_to_page(pfn));
                 if ((pfn & (pageblock_nr_pages - 1)) == 0) m.set_pageblock_migratetype(pfn, MIGRATE_MOVABLE);
                 if (m.era.boot_free_to_tail_bypassing_pcp())
-                    free_block(c, ch, pfn, 0);
+                    free_boot_block(c, *ch.shadow, pfn, 0);
                 else
                     ch.pcp_frees.push_back(pfn); // __free_pages(page, 0) -> free_unref_page, replayed later
                 ++pfn;
@@ -121,9 +126,7 @@ struct deferred_init::impl {
         }
     }
 
-    void free_block(mm_ctx& c, chunk& ch, pfn_t pfn, unsigned order) { free_boot_block(c, *ch.shadow, pfn, order); }
-
-    // deferred_init_pages + the free pass over one chunk's free ranges.
+    // deferred_init_memmap_chunk over one chunk's free ranges.
     void run_chunk(node_job& job, chunk& ch)
     {
         pglist_data& pg = m.node_data(job.nid);
@@ -139,16 +142,11 @@ struct deferred_init::impl {
         int cpu = pg.cpus.empty() ? 0 : pg.cpus.front();
         mm_ctx c{m, cpu, job.nid, ch.work, no_locks};
         for (const auto& r : free_ranges(pg, ns, ch.start, ch.end)) {
-            // deferred_init_maxorder (v5.3+, Alexander Duyck's 0e56acae4b4d): initialise at most one max-order
-            // block's frames, then free them while they are still in the host's cache. Earlier eras initialise
-            // the whole range first; the blocks freed and their order are the same either way (no block crosses
-            // a max-order boundary), so only the host's time differs, and every era takes the faster way.
-            constexpr pfn_t piece = pfn_t{1} << MAX_PAGE_ORDER;
-            for (pfn_t s = r.start, e; s < r.end; s = e) {
-                e = std::min<pfn_t>(r.end, (s & ~(piece - 1)) + piece);
-                for (pfn_t pfn = s; pfn < e; ++pfn) init_single_page(m.pfn_to_page(pfn));
-                free_chunk_range(c, ch, s, e);
-            }
+            // Each frame is initialised right before it is freed, as deferred_init_maxorder (v5.3+, Alexander
+            // Duyck's 0e56acae4b4d) does per max-order block. Earlier eras initialise the whole range first; the
+            // blocks freed and their order are the same either way (no block crosses a max-order boundary), so
+            // only the host's time differs, and every era takes the faster way.
+            init_and_free_range(c, ch, r.start, r.end);
             c.work.pages_initialised += r.pages();
             ch.pages += r.pages();
             // managed grows as the threads go (free_boot_block adds to the shadow): mirror it on the real

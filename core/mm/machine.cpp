@@ -61,7 +61,8 @@ machine::machine(const machine_spec& spec, const kernel_era& era_in, const patch
         for (const auto& r : n.memory) max_pfn = std::max(max_pfn, r.end);
 
     // The memmap is zero (every frame `uninit`) and only touched when initialised, like
-    // a sparse vmemmap; holes cost address space, not memory.
+    // a sparse vmemmap; holes cost address space, not memory. Deferred init relies on the zero: it leaves the
+    // frames inside the blocks it frees whole unwritten (page::inside_block), so a memmap is never reused.
     // Anonymous memory with transparent huge pages where the host allows them: first touches by the
     // init threads then fault 2 MiB at a time instead of 4 KiB (which otherwise dominates init time).
     m_memmap_bytes = static_cast<std::size_t>(max_pfn) * sizeof(page);

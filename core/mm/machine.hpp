@@ -115,7 +115,8 @@ public:
     // The node order of a node's zonelist (build_zonelists), built once.
     const std::vector<int>& node_zonelist(int nid) const { return m_zonelists[static_cast<std::size_t>(nid)]; }
 
-    // The memmap: one struct page per pfn in [0, max_pfn) (holes stay `uninit`).
+    // The memmap: one struct page per pfn in [0, max_pfn) (holes, and the frames inside blocks deferred init
+    // freed whole, stay `uninit`).
     pfn_t max_pfn = 0;
     page& pfn_to_page(pfn_t pfn) { return m_memmap.get()[pfn]; }
     const page& pfn_to_page(pfn_t pfn) const { return m_memmap.get()[pfn]; }

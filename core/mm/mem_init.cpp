@@ -89,10 +89,13 @@ unsigned long static_init_pgcnt(
 
 // __free_pages_core at boot (v5.4: through __free_pages, i.e. the boot pageset for order 0, which flushes at
 // once since its high is 0; v5.10+: __free_pages_ok(FPI_TO_TAIL), bypassing the PCP).
-void free_boot_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned order)
+// The kernel clears PG_reserved on every frame here (__free_pages_core); the model marks the frames inside the
+// block tails where memmap_init wrote them, and leaves them alone where nothing ever did (deferred init).
+void free_boot_block(mm_ctx& c, zone& z, pfn_t pfn, unsigned order, inner_frames inner)
 {
-    for (unsigned long i = 1; i < (1UL << order); ++i)
-        c.m.pfn_to_page(pfn + static_cast<pfn_t>(i)).init(page_state::tail); // fresh from init: unlinked
+    if (inner == inner_frames::mark_tail)
+        for (unsigned long i = 1; i < (1UL << order); ++i)
+            c.m.pfn_to_page(pfn + static_cast<pfn_t>(i)).init(page_state::tail); // fresh from init: unlinked
     z.managed_pages.fetch_add(1UL << order, std::memory_order_relaxed);
     unsigned fpi = c.m.era.boot_free_to_tail_bypassing_pcp() ? FPI_TO_TAIL : FPI_NONE;
     __free_one_page(c, z, pfn, order, c.m.get_pageblock_migratetype(pfn), fpi);

@@ -12,13 +12,16 @@ namespace pcplab::mm
 // Where a frame is. The kernel encodes this in page flags / page_type (PageBuddy) and
 // refcounts; one byte is enough here and makes verify() a linear walk.
 enum class page_state : std::uint8_t {
-    uninit = 0, // struct page not yet initialised (deferred init pending) or a hole
+    uninit = 0, // never written: a hole, a frame deferred init has not reached, or one inside a block it freed
     reserved, // memblock-reserved, never freed to the buddy allocator
     buddy, // head of a free block on zone->free_area[order] (PageBuddy)
     pcp, // head of a block on a per-cpu list (order in `order`)
     allocated, // head of an allocated block
     tail, // inside a block whose head is another frame (merges turn the absorbed buddy into one)
 };
+// Deferred init frees whole blocks and writes only their heads: the frames inside stand for nothing until a
+// split makes some of them heads, so they keep the memmap's zero (`uninit`). Inside a block, `uninit` and
+// `tail` mean the same (page::inside_block).
 
 // A list link inside a frame: the linked frame's offset from its list's base pfn (page_list::base, the zone's
 // first frame), 28 bits. LINK_NONE ends the list. A zone may span at most LINK_NONE frames (1 TiB less 4 KiB),
@@ -90,6 +93,15 @@ public:
     // The migratetype cached in the head of a block: the free list a buddy block is on, the one a PCP page
     // entered its list with (page->index in v5.x), the one an allocated block was taken for.
     int migratetype() const { return fields().mt; }
+
+    // A frame a block's head stands for: marked `tail` (by a merge, or by an early-boot free over frames
+    // memmap_init had written) or never written (inside a block deferred init freed whole). Only meaningful
+    // for a frame that lies inside a block.
+    bool inside_block() const
+    {
+        const page_state s = state();
+        return s == page_state::tail || s == page_state::uninit;
+    }
 
     // Set the state. A head keeps the order and migratetype it had (0 where it headed nothing); the other
     // states carry neither.

@@ -127,7 +127,7 @@ void check_frames(checker& ck, const zone& z, unsigned long listed_pages)
             else
                 allocated += n;
             for (unsigned long i = 1; i < n && pfn + i < z.zone_end_pfn(); ++i)
-                if (ck.m.pfn_to_page(static_cast<pfn_t>(pfn + i)).state() != page_state::tail) {
+                if (!ck.m.pfn_to_page(static_cast<pfn_t>(pfn + i)).inside_block()) {
                     ck.fail(where(z) + ": pfn " + std::to_string(pfn + i) + " inside the order-"
                         + std::to_string(p.order()) + " block at " + std::to_string(pfn) + " is not a tail");
                     break;

@@ -129,8 +129,7 @@ inline buddy_census census(const machine& m, const zone& z)
                     std::size_t idx = pfn + i - z.zone_start_pfn;
                     if (covered[idx]) err(at + ": overlaps another free block");
                     covered[idx] = true;
-                    if (i && m.pfn_to_page(pfn + i).state() != page_state::tail)
-                        err(at + ": frame inside is not a tail");
+                    if (i && !m.pfn_to_page(pfn + i).inside_block()) err(at + ": frame inside is not a tail");
                 }
                 ++r.nr_free[o];
                 if (mt != MIGRATE_ISOLATE) r.free_pages += 1L << o;
