@@ -147,6 +147,8 @@ public:
         return nodes[id >> 3]->z(static_cast<zone_type>(id & 7U));
     }
     int page_to_nid(pfn_t pfn) const { return page_zone_id(pfn) >> 3; }
+    // Whether some zones' spans overlap (interleaved nodes): a zone's span then holds other zones' frames.
+    bool zone_spans_overlap() const { return m_zone_ranges.empty(); }
 
     // Pageblock migratetypes (the pageblock_flags bitmap), one byte per pageblock.
     int get_pageblock_migratetype(pfn_t pfn) const { return m_pageblock_mt[pfn >> pageblock_order]; }

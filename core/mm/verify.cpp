@@ -112,7 +112,15 @@ void check_frames(checker& ck, const zone& z, unsigned long listed_pages)
 {
     unsigned long heads_free = 0, allocated = 0;
     const unsigned top = MAX_PAGE_ORDER; // every era merges to the top order unless a pageblock is isolated
+    // Where nodes interleave, this zone's span also holds another node's frames: those are checked with
+    // their own zone. page_zone_id is only asked then (elsewhere every frame of the span is the zone's).
+    const bool shared_span = ck.m.zone_spans_overlap();
+    const std::uint8_t own_id = make_zone_nid(z.node, z.idx);
     for (unsigned long pfn = z.zone_start_pfn; pfn < z.zone_end_pfn();) {
+        if (shared_span && ck.m.page_zone_id(static_cast<pfn_t>(pfn)) != own_id) {
+            ++pfn;
+            continue;
+        }
         const page& p = ck.m.pfn_to_page(static_cast<pfn_t>(pfn));
         unsigned long n = 1;
         switch (p.state()) {

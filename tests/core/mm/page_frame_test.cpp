@@ -171,7 +171,6 @@ TEST_CASE("interleaved nodes find each frame's zone from the node whose memory h
     CHECK(m->page_to_nid(in_node1) == 1);
     CHECK(m->page_to_nid(100) == 0);
     // No free block of one node took in the other's frames: every frame of node 1 is on node 1's lists.
-    // (verify() walks zone spans, so it cannot check interleaved nodes; this counts the lists directly.)
     unsigned long node1_free = 0;
     const zone& z1 = m->nodes[1]->z(ZONE_DMA32);
     for (unsigned o = 0; o < NR_PAGE_ORDERS; ++o)
@@ -183,4 +182,16 @@ TEST_CASE("interleaved nodes find each frame's zone from the node whose memory h
             }
     CHECK(node1_free == static_cast<unsigned long>(z1.nr_free_pages));
     CHECK(node1_free > 0);
+    // verify() checks each frame with its own zone, through allocation and free churn on both nodes...
+    verify_result v = verify(*m);
+    INFO((v.ok() ? std::string() : v.errors.front()));
+    REQUIRE(v.ok());
+    churn(*m);
+    // ...and still finds a fault in node 1's frames inside node 0's span: a listed free block whose head no
+    // longer says so.
+    const pfn_t head = z1.free_area_[MAX_PAGE_ORDER].free_list[MIGRATE_MOVABLE].first;
+    REQUIRE(head != NO_PFN);
+    m->pfn_to_page(head).set_state(page_state::allocated);
+    v = verify(*m);
+    CHECK_FALSE(v.ok());
 }
