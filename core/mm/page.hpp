@@ -19,9 +19,6 @@ enum class page_state : std::uint8_t {
     allocated, // head of an allocated block
     tail, // inside a block whose head is another frame (merges turn the absorbed buddy into one)
 };
-// Deferred init frees whole blocks and writes only their heads: the frames inside stand for nothing until a
-// split makes some of them heads, so they keep the memmap's zero (`uninit`). Inside a block, `uninit` and
-// `tail` mean the same (page::inside_block).
 
 // A list link inside a frame: the linked frame's offset from its list's base pfn (page_list::base, the zone's
 // first frame), 28 bits. LINK_NONE ends the list. A zone may span at most LINK_NONE frames (1 TiB less 4 KiB),
@@ -95,8 +92,9 @@ public:
     int migratetype() const { return fields().mt; }
 
     // A frame a block's head stands for: marked `tail` (by a merge, or by an early-boot free over frames
-    // memmap_init had written) or never written (inside a block deferred init freed whole). Only meaningful
-    // for a frame that lies inside a block.
+    // memmap_init had written) or never written. Deferred init writes only the head of a block it frees whole:
+    // the frames inside stand for nothing until a split makes some of them heads, so they keep the memmap's
+    // zero (`uninit`). Only meaningful for a frame that lies inside a block.
     bool inside_block() const
     {
         const page_state s = state();
