@@ -108,14 +108,13 @@ struct deferred_init::impl {
         unsigned long block = 1UL << block_order;
         pfn_t pfn = s;
         while (pfn < e) {
+            init_single_page(m.pfn_to_page(pfn)); // a block's head, or a frame freed on its own
             if ((pfn & (block - 1)) == 0 && pfn + block <= e) {
                 for (pfn_t pb = pfn; pb < pfn + block; pb += pageblock_nr_pages)
                     m.set_pageblock_migratetype(pb, MIGRATE_MOVABLE);
-                init_single_page(m.pfn_to_page(pfn));
                 free_boot_block(c, *ch.shadow, pfn, block_order, inner_frames::unwritten);
                 pfn += static_cast<pfn_t>(block);
             } else {
-                init_single_page(m.pfn_to_page(pfn));
                 if ((pfn & (pageblock_nr_pages - 1)) == 0) m.set_pageblock_migratetype(pfn, MIGRATE_MOVABLE);
                 if (m.era.boot_free_to_tail_bypassing_pcp())
                     free_boot_block(c, *ch.shadow, pfn, 0);
