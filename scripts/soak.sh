@@ -7,6 +7,7 @@
 #
 #   ./scripts/soak.sh [--events 1e9] [--classroom-seconds 3600] [--jobs 2] [--out build/soak] [--seed 1]
 #                     [--presets "epyc2-256 ..."] [--workloads "kernbench ..."]   (a subset, to try it quickly)
+#   --classroom-seconds 0 runs no classroom hour; --presets "" runs only the classroom hours.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${PCPLAB_BUILD_DIR:-$here/build}"
@@ -36,7 +37,8 @@ for p in "${presets[@]}"; do
     echo "$p $w --events $events --flips 16 --sysctl-writes 8 --seed $seed" >>"$jobsfile"
   done
 done
-for w in "${workloads[@]}"; do
+# --classroom-seconds 0 leaves the classroom hours out (the preset runs alone).
+[ "$classroom_s" = 0 ] || for w in "${workloads[@]}"; do
   echo "classroom $w --duration $classroom_s --flips 16 --sysctl-writes 8 --seed $seed" >>"$jobsfile"
 done
 echo "soak.sh: $(wc -l <"$jobsfile") runs, $jobs at a time; logs in $out" >&2
