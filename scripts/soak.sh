@@ -37,7 +37,6 @@ for p in "${presets[@]}"; do
     echo "$p $w --events $events --flips 16 --sysctl-writes 8 --seed $seed" >>"$jobsfile"
   done
 done
-# --classroom-seconds 0 leaves the classroom hours out (the preset runs alone).
 [ "$classroom_s" = 0 ] || for w in "${workloads[@]}"; do
   echo "classroom $w --duration $classroom_s --flips 16 --sysctl-writes 8 --seed $seed" >>"$jobsfile"
 done
