@@ -8,6 +8,9 @@
 #   ./scripts/soak.sh [--events 1e9] [--classroom-seconds 3600] [--jobs 2] [--out build/soak] [--seed 1]
 #                     [--presets "epyc2-256 ..."] [--workloads "kernbench ..."]   (a subset, to try it quickly)
 #   --classroom-seconds 0 runs no classroom hour; --presets "" runs only the classroom hours.
+# The body is one compound command: bash reads all of it before it runs any, so a script edited or updated
+# (git pull) during a soak of hours cannot change what the running one does next.
+{
 set -euo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 build="${PCPLAB_BUILD_DIR:-$here/build}"
@@ -79,3 +82,4 @@ sys.exit(0 if res.strip() == "ok" else 1)
 PY
 done <"$jobsfile"
 exit $status
+}
