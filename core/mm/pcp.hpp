@@ -2,6 +2,7 @@
 #pragma once
 
 #include "machine.hpp"
+#include "struct_page_touch.hpp"
 
 namespace pcplab::mm
 {
@@ -9,10 +10,21 @@ namespace pcplab::mm
 // order_to_pindex / pindex_to_order / pcp_allowed_order for the era's list layout.
 unsigned order_to_pindex(const kernel_era& era, int migratetype, unsigned order);
 unsigned pindex_to_order(const kernel_era& era, unsigned pindex);
-bool pcp_allowed_order(const kernel_era& era, unsigned order);
+// pcp_allowed_order (v5.14+): orders up to PAGE_ALLOC_COSTLY_ORDER and THP; before v5.14 only order 0.
+// Inline, as the small helpers below: every alloc and free calls them, and out of line their calls cost as
+// much as their bodies.
+inline bool pcp_allowed_order(const kernel_era& era, unsigned order)
+{
+    if (!era.pcp_high_order_lists()) return order == 0;
+    return order <= PAGE_ALLOC_COSTLY_ORDER || order == pageblock_order;
+}
 
-// this_cpu_ptr(zone->per_cpu_pageset)
-per_cpu_pages& this_cpu_pcp(zone& z, int cpu);
+// this_cpu_ptr(zone->per_cpu_pageset). Before setup_per_cpu_pageset() the entry holds the boot pageset's
+// values (high 0, batch 1), which make every free flush at once as the kernel's shared boot_pageset does.
+inline per_cpu_pages& this_cpu_pcp(zone& z, int cpu)
+{
+    return z.per_cpu_pageset[cpu]; // per_cpu checks the CPU in debug builds
+}
 
 class pcp_lock_guard;
 
@@ -23,11 +35,18 @@ enum class pcp_tuning {
     free_factor_v5_14, // v5.14 .. v6.6 (and v6.7+ with autotune off): free_factor, free_high from v5.18
     autotune_v6_7, // v6.7+: alloc_factor / free_count, high floats in [high_min, high_max]
 };
-pcp_tuning pcp_tuning_of(const machine& m);
+inline pcp_tuning pcp_tuning_of(const machine& m)
+{
+    if (!m.era.pcp_high_order_lists()) return pcp_tuning::fixed_high_v5_4;
+    return m.patches[patch::pcp_high_autotune] ? pcp_tuning::autotune_v6_7 : pcp_tuning::free_factor_v5_14;
+}
 // The CPU whose pageset this is (the owner in pcp->lock's lock_id).
 int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp);
 // A struct page cache line touched by list work: counted local or remote to the running CPU's node.
-void pcp_page_touch(mm_ctx& c, pfn_t pfn);
+inline void pcp_page_touch(mm_ctx& c, pfn_t pfn)
+{
+    touch_struct_page(c, c.m.page_to_nid(pfn), pfn);
+}
 
 // --- allocation ---
 // nr_pcp_alloc (v6.7+, pcp-high-autotune) / the fixed refill size of earlier eras: how many to take.

@@ -1,7 +1,6 @@
 // The layout of the per-CPU lists per era (include/linux/mmzone.h NR_PCP_LISTS, mm/page_alloc.c
-// order_to_pindex / pindex_to_order / pcp_allowed_order) and small helpers the pcp_*.cpp files share.
+// order_to_pindex / pindex_to_order; pcp_allowed_order is inline in pcp.hpp) and pcp_owner_cpu.
 #include "pcp.hpp"
-#include "struct_page_touch.hpp"
 
 #include <cassert>
 
@@ -46,34 +45,9 @@ unsigned pindex_to_order(const kernel_era& era, unsigned pindex)
     return pindex / MIGRATE_PCPTYPES;
 }
 
-// pcp_allowed_order (v5.14+): orders up to PAGE_ALLOC_COSTLY_ORDER and THP; before v5.14 only order 0.
-bool pcp_allowed_order(const kernel_era& era, unsigned order)
-{
-    if (!era.pcp_high_order_lists()) return order == 0;
-    return order <= PAGE_ALLOC_COSTLY_ORDER || order == pageblock_order;
-}
-
-// this_cpu_ptr(zone->per_cpu_pageset). Before setup_per_cpu_pageset() the entry holds the boot pageset's
-// values (high 0, batch 1), which make every free flush at once as the kernel's shared boot_pageset does.
-per_cpu_pages& this_cpu_pcp(zone& z, int cpu)
-{
-    return z.per_cpu_pageset[cpu]; // per_cpu checks the CPU in debug builds
-}
-
-pcp_tuning pcp_tuning_of(const machine& m)
-{
-    if (!m.era.pcp_high_order_lists()) return pcp_tuning::fixed_high_v5_4;
-    return m.patches[patch::pcp_high_autotune] ? pcp_tuning::autotune_v6_7 : pcp_tuning::free_factor_v5_14;
-}
-
 int pcp_owner_cpu(const zone& z, const per_cpu_pages& pcp)
 {
     return z.per_cpu_pageset.cpu_of(pcp);
-}
-
-void pcp_page_touch(mm_ctx& c, pfn_t pfn)
-{
-    touch_struct_page(c, c.m.page_to_nid(pfn), pfn);
 }
 
 } // namespace pcplab::mm
