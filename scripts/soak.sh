@@ -35,8 +35,8 @@ soak="$build/tests/bench/pcplab_soak"
 mkdir -p "$out"
 jobsfile="$out/jobs.txt"
 : >"$jobsfile"
-# The classroom hours first: page-fault1's and frag-churn's are the longest runs of the soak (about 3 CPU hours each on
-# a 2-core AMD EPYC host); started last, they would set its wall time.
+# The classroom hours first: page-fault1's and frag-churn's are the soak's longest runs (README's Soak section says
+# what they cost); started last, they would set its wall time.
 [ "$classroom_s" = 0 ] || for w in "${workloads[@]}"; do
   echo "classroom $w --duration $classroom_s --flips 16 --sysctl-writes 8 --seed $seed" >>"$jobsfile"
 done
